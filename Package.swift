@@ -10,7 +10,7 @@ let package = Package(
         .executable(name: "dune-replay", targets: ["dune-replay"]),
     ],
     targets: [
-        .target(name: "DuneEvents"),
+        .target(name: "DuneEvents", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "DuneProjections", dependencies: ["DuneEvents"]),
         .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections"]),
         .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents"]),

@@ -1,0 +1,66 @@
+/// The one error type of `DuneEvents`.
+///
+/// Every error says what happened, how to fix it, and where in the data it
+/// happened (file, line, byte offset, seq) when that is known.
+///
+/// ```swift
+/// throw DuneEventsError(.logLocked, "log 'Logs/events.jsonl' is in use by another writer; wait for it to finish or pass --wait",
+///                       location: .init(path: "Logs/events.jsonl"))
+/// ```
+public struct DuneEventsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is; the CLI maps codes to exit statuses.
+    public enum Code: String, Sendable, Equatable {
+        /// An input line or value failed validation.
+        case invalidInput
+        /// An idempotency key was reused with different content.
+        case conflict
+        /// The log is damaged somewhere other than a torn last line.
+        case corruptLog
+        /// Another process holds the writer lock.
+        case logLocked
+        /// A file could not be found or read.
+        case inputUnavailable
+        /// A write, fsync, truncate or other I/O call failed.
+        case io
+    }
+
+    /// Where in the data the error happened; every field is optional.
+    public struct Location: Sendable, Equatable, CustomStringConvertible {
+        public var path: String?
+        public var line: Int?
+        public var byteOffset: Int?
+        public var seq: Int?
+
+        public init(path: String? = nil, line: Int? = nil, byteOffset: Int? = nil, seq: Int? = nil) {
+            self.path = path
+            self.line = line
+            self.byteOffset = byteOffset
+            self.seq = seq
+        }
+
+        public var description: String {
+            var parts: [String] = []
+            if let path { parts.append(path) }
+            if let line { parts.append("line \(line)") }
+            if let byteOffset { parts.append("byte \(byteOffset)") }
+            if let seq { parts.append("seq \(seq)") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    public var code: Code
+    /// What happened and how to fix it.
+    public var message: String
+    public var location: Location
+
+    public init(_ code: Code, _ message: String, location: Location = Location()) {
+        self.code = code
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        let at = location.description
+        return at.isEmpty ? message : "\(at): \(message)"
+    }
+}

@@ -1,0 +1,138 @@
+/// Feeds validated input lines to an ``EventLog`` in durable batches and
+/// tallies the outcome — the engine behind `dune-replay ingest`.
+///
+/// Lines are submitted one by one in input order; every ``batchSize`` lines
+/// (and at ``finish()``) the session hands the batch to the log, which
+/// decides, appends and fsyncs it as one group commit. Rejected lines are
+/// counted and reported through ``onRejection`` and never reach the log.
+///
+/// With `atomic`, lines are held until ``finish()`` and nothing is appended
+/// when any line was rejected or conflicts.
+public struct IngestSession {
+    /// One rejected input line.
+    public struct Rejection: Sendable, Hashable, CustomStringConvertible {
+        /// The input's name (its path, or `-` for stdin).
+        public var input: String
+        public var line: Int
+        public var reason: String
+
+        public var description: String { "\(input):\(line): \(reason)" }
+    }
+
+    /// Progress after a durable batch.
+    public struct Progress: Sendable, Hashable {
+        /// The last seq now on disk (0 for an empty log).
+        public var durableSeq: Int
+        /// Lines acknowledged so far (appended or already appended).
+        public var acknowledgedLines: Int
+    }
+
+    /// Totals for the whole session.
+    public struct Summary: Sendable, Hashable {
+        public var lines = 0
+        public var appended = 0
+        public var alreadyAppended = 0
+        public var conflicts = 0
+        public var rejected = 0
+        /// Events written (a superseding cancellation adds one).
+        public var eventsAppended = 0
+        public var firstSeq: Int?
+        public var lastSeq: Int?
+        /// With `atomic`: whether the batch was withheld because of rejections.
+        public var withheld = false
+
+        public init() {}
+    }
+
+    public let log: EventLog
+    public let atomic: Bool
+    public let batchSize: Int
+    public var onRejection: (Rejection) -> Void
+    public var onDurable: (Progress) -> Void
+    /// Called with the events of every durable batch (e.g. to feed live projections).
+    public var onAppended: ([RecordedEvent]) -> Void = { _ in }
+    public private(set) var summary = Summary()
+    private var pending: [IngestCommand] = []
+    private var pendingOrigins: [Rejection] = []  // input and line of each pending command
+
+    public init(log: EventLog, atomic: Bool = false, batchSize: Int = 8192,
+                onRejection: @escaping (Rejection) -> Void = { _ in }, onDurable: @escaping (Progress) -> Void = { _ in }) {
+        self.log = log
+        self.atomic = atomic
+        self.batchSize = atomic ? .max : max(1, batchSize)
+        self.onRejection = onRejection
+        self.onDurable = onDurable
+    }
+
+    /// Parses one raw input line and submits it.
+    public mutating func submit(line: InputLineReader.Line, input: String) async throws(DuneEventsError) {
+        switch line.content {
+        case .overlong(let length):
+            reject(input: input, line: line.number, reason: "line is \(length) bytes; the limit is \(InputParser.maximumLineBytes)")
+        case .bytes(let bytes):
+            let command: IngestCommand
+            do {
+                command = try InputParser.parse(bytes)
+            } catch {
+                reject(input: input, line: line.number, reason: error.reason)
+                return
+            }
+            try await submit(command, input: input, line: line.number)
+        }
+    }
+
+    /// Submits a validated command that came from `input` at `line`.
+    public mutating func submit(_ command: IngestCommand, input: String, line: Int) async throws(DuneEventsError) {
+        summary.lines += 1
+        pending.append(command)
+        pendingOrigins.append(Rejection(input: input, line: line, reason: ""))
+        if pending.count >= batchSize { try await flush() }
+    }
+
+    /// Records a line rejected before it became a command.
+    public mutating func reject(input: String, line: Int, reason: String) {
+        summary.lines += 1
+        summary.rejected += 1
+        onRejection(Rejection(input: input, line: line, reason: reason))
+    }
+
+    /// Appends what is pending and returns the totals.
+    public mutating func finish() async throws(DuneEventsError) -> Summary {
+        if atomic, summary.rejected > 0 {
+            summary.withheld = !pending.isEmpty
+            pending.removeAll()
+            pendingOrigins.removeAll()
+            return summary
+        }
+        try await flush()
+        return summary
+    }
+
+    private mutating func flush() async throws(DuneEventsError) {
+        guard !pending.isEmpty else { return }
+        let result = try await log.ingest(pending, atomic: atomic)
+        for (index, outcome) in result.results.enumerated() {
+            switch outcome.outcome {
+            case .appended: summary.appended += 1
+            case .alreadyAppended: summary.alreadyAppended += 1
+            case .conflict:
+                summary.conflicts += 1
+                let origin = pendingOrigins[index]
+                onRejection(Rejection(input: origin.input, line: origin.line, reason: "conflict: \(outcome.reason ?? "")"))
+            }
+        }
+        if atomic, summary.conflicts > 0 {
+            summary.appended = 0
+            summary.withheld = true
+        }
+        if let first = result.appended.first, let last = result.appended.last {
+            summary.firstSeq = summary.firstSeq ?? first.seq
+            summary.lastSeq = last.seq
+            summary.eventsAppended += result.appended.count
+            onAppended(result.appended)
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingOrigins.removeAll(keepingCapacity: true)
+        onDurable(Progress(durableSeq: await log.lastSeq, acknowledgedLines: summary.appended + summary.alreadyAppended))
+    }
+}

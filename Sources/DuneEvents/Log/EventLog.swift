@@ -1,0 +1,186 @@
+/// The append-only event log: one writer, durable group commits, gapless `seq`.
+///
+/// Opening takes the exclusive writer lock, quarantines a torn last line
+/// (SPEC §4), and replays the log once to rebuild the ``IngestState`` the
+/// deciders need. Damage anywhere but the last line makes opening fail with
+/// ``DuneEventsError/Code/corruptLog``: appends are refused until a person
+/// has looked at it (`dune-replay verify`).
+///
+/// ```swift
+/// let log = try await EventLog(path: "Logs/events.jsonl")
+/// let result = try await log.ingest([try InputParser.parse(line)])
+/// await projections.apply(result.appended)
+/// ```
+///
+/// After a failed write or fsync the log closes itself: what was acknowledged
+/// before stays durable, nothing of the failed batch remains, and further
+/// calls throw until the log is opened again.
+public actor EventLog {
+    /// When appended lines are flushed to disk.
+    public enum Durability: String, Sendable, CaseIterable {
+        /// One `fsync` after every event.
+        case fsync
+        /// One `write` and one `fsync` per batch (group commit). The default.
+        case batch
+        /// No `fsync`: the OS decides when the bytes reach the disk.
+        case none
+    }
+
+    /// How to open the log.
+    public struct Options: Sendable {
+        public var durability: Durability
+        /// Wait for another writer to finish instead of failing with `logLocked`.
+        public var waitForLock: Bool
+        /// Create the file when it does not exist.
+        public var create: Bool
+
+        public init(durability: Durability = .batch, waitForLock: Bool = false, create: Bool = true) {
+            self.durability = durability
+            self.waitForLock = waitForLock
+            self.create = create
+        }
+    }
+
+    /// The outcome of one command of a batch.
+    public struct CommandResult: Sendable, Hashable {
+        public var outcome: IngestOutcome
+        /// Seqs of the appended events (empty unless `appended`).
+        public var seqs: ClosedRange<Int>?
+        /// Why nothing was appended.
+        public var reason: String?
+    }
+
+    /// The outcome of ``ingest(_:)``: one result per command, and the events
+    /// that are now durable in the log, in `seq` order.
+    public struct BatchResult: Sendable {
+        public var results: [CommandResult]
+        public var appended: [RecordedEvent]
+    }
+
+    public nonisolated let path: String
+    public let options: Options
+    /// Warnings from opening (a quarantined torn tail).
+    public private(set) var warnings: [String] = []
+    private var file: LogFile?
+    private var state: IngestState
+    private var size: Int
+
+    /// Opens (or creates) the log at `path` for appending.
+    ///
+    /// - Throws: `logLocked` when another process writes to it; `corruptLog`
+    ///   when a line other than the last is damaged; `io`/`inputUnavailable`
+    ///   when the file cannot be opened.
+    /// - Complexity: O(n) in the size of the log (one streaming pass).
+    public init(path: String, options: Options = Options()) throws(DuneEventsError) {
+        self.path = path
+        self.options = options
+        let file = try LogFile.openForAppend(path: path, create: options.create, lock: options.waitForLock ? .wait : .failIfLocked)
+        var warnings: [String] = []
+        switch try file.quarantineTornTail() {
+        case .intact: break
+        case .quarantined(let report): warnings.append("warning: \(path): \(report)")
+        case .damaged(let offset):
+            throw DuneEventsError(.corruptLog, "the log is damaged before its last line; appends are refused. Run 'dune-replay verify' to see where, and restore the log from a backup or cut it at the last good line",
+                                  location: .init(path: path, byteOffset: offset))
+        }
+        var state = IngestState()
+        let end: LogReader.End
+        do {
+            end = try LogReader(file: file).forEachBatch { batch in
+                for event in batch { state.evolve(with: event) }
+            }
+        } catch let error as DuneEventsError {
+            throw error
+        } catch {
+            throw DuneEventsError(.io, "reading '\(path)' failed: \(error)", location: .init(path: path))
+        }
+        self.warnings = warnings
+        self.state = state
+        self.size = end.validBytes
+        self.file = file
+    }
+
+    /// The seq of the last event in the log (0 when empty).
+    public var lastSeq: Int { state.lastSeq }
+
+    /// The deciders' current state (idempotency, refresh coordinator, tasks).
+    public var ingestState: IngestState { state }
+
+    /// Decides on each command in order and appends the resulting events as
+    /// one durable batch: one `write` and, with `.batch` durability, one `fsync`.
+    ///
+    /// Commands see the effects of the commands before them in the same batch.
+    /// Returns only after the batch is on disk (per ``Options/durability``).
+    ///
+    /// - Throws: `io` when the write or fsync fails; nothing of the batch is
+    ///   then in the log, and the log is closed.
+    ///
+    /// - Parameter atomic: when true and any command is a `conflict`, nothing
+    ///   of the batch is appended (the results still say what each would be).
+    public func ingest(_ commands: [IngestCommand], atomic: Bool = false) throws(DuneEventsError) -> BatchResult {
+        guard let file else {
+            throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
+        }
+        var next = state
+        var results: [CommandResult] = []
+        results.reserveCapacity(commands.count)
+        var appended: [RecordedEvent] = []
+        var bytes: [UInt8] = []
+        var lineEnds: [Int] = []
+        let recordedAt = EventIdentity.now()
+        for command in commands {
+            let decision = next.decide(command)
+            guard decision.outcome == .appended else {
+                results.append(CommandResult(outcome: decision.outcome, seqs: nil, reason: decision.reason))
+                continue
+            }
+            let first = next.lastSeq + 1
+            for (index, event) in decision.events.enumerated() {
+                let recorded = RecordedEvent(seq: next.lastSeq + 1, id: EventIdentity.makeEventID(at: recordedAt),
+                                             recordedAt: recordedAt, event: event)
+                bytes.append(contentsOf: EventCodec.encodeLine(recorded))
+                lineEnds.append(bytes.count)
+                // Only the line's own event carries its content; a superseding cancellation has none.
+                next.evolve(with: recorded, content: index == decision.events.count - 1 ? command.content : nil)
+                appended.append(recorded)
+            }
+            results.append(CommandResult(outcome: .appended, seqs: first...next.lastSeq, reason: nil))
+        }
+        if atomic, results.contains(where: { $0.outcome == .conflict }) {
+            return BatchResult(results: results, appended: [])
+        }
+        try write(bytes, lineEnds: lineEnds, to: file)
+        state = next
+        return BatchResult(results: results, appended: appended)
+    }
+
+    private func write(_ bytes: [UInt8], lineEnds: [Int], to file: LogFile) throws(DuneEventsError) {
+        guard !bytes.isEmpty else { return }
+        do {
+            switch options.durability {
+            case .batch: try file.append(bytes, sync: true)
+            case .none: try file.append(bytes, sync: false)
+            case .fsync:
+                var start = 0
+                for end in lineEnds {
+                    try file.append(Array(bytes[start..<end]), sync: true)
+                    start = end
+                }
+            }
+            size += bytes.count
+        } catch {
+            // `append` already removed the failed call's bytes; with per-event
+            // fsync, also remove this batch's earlier lines: a batch is all or nothing.
+            try? file.truncate(to: size)
+            self.file = nil
+            try? file.close()
+            throw error
+        }
+    }
+
+    /// Releases the writer lock. Further calls throw.
+    public func close() {
+        try? file?.close()
+        file = nil
+    }
+}

@@ -1,0 +1,98 @@
+/// The kind of a stored event, as written in the log's `type` member.
+public enum EventType: String, Sendable, Hashable, CaseIterable, Comparable {
+    case sampleIngested = "sample.ingested"
+    case sampleDeleted = "sample.deleted"
+    case refreshRequested = "refresh.requested"
+    case taskStarted = "task.started"
+    case taskCompleted = "task.completed"
+    case taskFailed = "task.failed"
+    case taskCancelled = "task.cancelled"
+    case profileUpdated = "profile.updated"
+
+    public static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A domain event: what happened, before the log gives it a `seq`.
+public struct Event: Sendable, Hashable {
+    public var payload: Payload
+    /// The idempotency key the input line carried, if any.
+    public var eventID: String?
+    /// Input fields DuneEvents does not know, kept verbatim (never interpreted).
+    public var extra: JSONObject
+
+    /// The typed content of an event.
+    public enum Payload: Sendable, Hashable {
+        case sampleIngested(Sample)
+        case sampleDeleted(SampleDeletion)
+        case refreshRequested(RefreshRecord)
+        /// A task lifecycle event; its ``TaskRecord/phase`` gives the event type.
+        case task(TaskRecord)
+        case profileUpdated(ProfileUpdate)
+    }
+
+    public init(_ payload: Payload, eventID: String? = nil, extra: JSONObject = JSONObject()) {
+        self.payload = payload
+        self.eventID = eventID
+        self.extra = extra
+    }
+
+    /// The log `type` of this event.
+    public var type: EventType {
+        switch payload {
+        case .sampleIngested: .sampleIngested
+        case .sampleDeleted: .sampleDeleted
+        case .refreshRequested: .refreshRequested
+        case .task(let task):
+            switch task.phase {
+            case .started: .taskStarted
+            case .completed: .taskCompleted
+            case .failed: .taskFailed
+            case .cancelled: .taskCancelled
+            }
+        case .profileUpdated: .profileUpdated
+        }
+    }
+}
+
+/// An event as stored in the log: the event plus its position and metadata.
+public struct RecordedEvent: Sendable, Hashable {
+    /// Position in the log: 1, 2, 3, … without gaps.
+    public var seq: Int
+    /// The event's UUID, unique in the log.
+    public var id: String
+    /// Wall-clock time of the append (UTC). Metadata only: no projection reads it.
+    public var recordedAt: Timestamp
+    public var event: Event
+
+    public init(seq: Int, id: String, recordedAt: Timestamp, event: Event) {
+        self.seq = seq
+        self.id = id
+        self.recordedAt = recordedAt
+        self.event = event
+    }
+
+    public var type: EventType { event.type }
+    public var payload: Event.Payload { event.payload }
+}
+
+/// A request to delete a sample by id.
+public struct SampleDeletion: Sendable, Hashable {
+    public var sampleID: String
+    public var at: Timestamp
+
+    public init(sampleID: String, at: Timestamp) {
+        self.sampleID = sampleID
+        self.at = at
+    }
+}
+
+/// A profile change; today only the nightly sleep target.
+public struct ProfileUpdate: Sendable, Hashable {
+    public var sleepTargetMinutes: Double
+    public var at: Timestamp
+
+    public init(sleepTargetMinutes: Double, at: Timestamp) {
+        self.sleepTargetMinutes = sleepTargetMinutes
+        self.at = at
+    }
+}

@@ -1,0 +1,51 @@
+/// What asked for a refresh (SPEC §5).
+public enum RefreshSource: String, Sendable, Hashable, CaseIterable, Comparable {
+    case foreground
+    case healthKitObserver
+    case backgroundDelivery
+    case pullToRefresh
+
+    public static func < (lhs: RefreshSource, rhs: RefreshSource) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// What the refresh coordinator decided.
+public enum RefreshOutcome: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// The app reloads its data.
+    case performed
+    /// Within a throttle window; nothing reloads.
+    case throttled
+    /// Background delivery: caches are marked stale, no reload signal.
+    case cacheInvalidated
+
+    public static func < (lhs: RefreshOutcome, rhs: RefreshOutcome) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Which throttle stopped a refresh.
+public enum ThrottleReason: String, Sendable, Hashable, CaseIterable {
+    /// The same sample kind's observer fired less than 60 s ago.
+    case typeThrottle
+    /// A refresh was performed less than 60 s ago.
+    case coordinatorThrottle
+}
+
+/// A refresh request with the coordinator's decision, as stored in `refresh.requested`.
+public struct RefreshRecord: Sendable, Hashable {
+    public var source: RefreshSource
+    /// The sample kind an observer fired for (required for `healthKitObserver`).
+    public var kind: SampleKind?
+    public var at: Timestamp
+    public var outcome: RefreshOutcome
+    public var reason: ThrottleReason?
+    /// Performed refreshes so far, this one included.
+    public var refreshSignal: Int
+
+    public init(source: RefreshSource, kind: SampleKind?, at: Timestamp, outcome: RefreshOutcome,
+                reason: ThrottleReason?, refreshSignal: Int) {
+        self.source = source
+        self.kind = kind
+        self.at = at
+        self.outcome = outcome
+        self.reason = reason
+        self.refreshSignal = refreshSignal
+    }
+}

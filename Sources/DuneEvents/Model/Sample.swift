@@ -1,0 +1,110 @@
+/// One HealthKit sample, validated and converted to its canonical unit.
+///
+/// Samples are keyed by ``id`` (HealthKit's sample UUID): a later sample with
+/// the same id is a correction that replaces the earlier one everywhere.
+public struct Sample: Sendable, Hashable {
+    /// HealthKit's sample UUID (or a stable id derived from an export record).
+    public var id: String
+    public var kind: SampleKind
+    public var start: Timestamp
+    public var end: Timestamp
+    /// The app or device that wrote the sample ("Apple Watch", "AutoSleep").
+    public var source: String
+    public var reading: Reading
+
+    /// What the sample measured.
+    public enum Reading: Sendable, Hashable {
+        /// A number in the kind's canonical unit (see ``SampleKind/canonicalUnit``).
+        case quantity(Quantity)
+        /// A sleep stage over `start…end`.
+        case sleep(SleepStage)
+        /// A workout over `start…end`.
+        case workout(WorkoutSummary)
+    }
+
+    public init(id: String, kind: SampleKind, start: Timestamp, end: Timestamp, source: String, reading: Reading) {
+        self.id = id
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.source = source
+        self.reading = reading
+    }
+
+    /// The day the sample counts for: the local date of `start`, or for sleep
+    /// the local date of `end + 6 h` (a night belongs to the morning it ends).
+    public var day: DayKey {
+        kind == .sleep ? end.adding(seconds: 6 * 3600).localDate : start.localDate
+    }
+
+    /// `end − start` in seconds, from the instants (DST-safe).
+    public var durationSeconds: Double { end.seconds(since: start) }
+
+    /// The canonical quantity, or `nil` for sleep and workouts.
+    public var quantity: Quantity? {
+        if case .quantity(let quantity) = reading { return quantity }
+        return nil
+    }
+
+    /// The sleep stage, or `nil` for other kinds.
+    public var sleepStage: SleepStage? {
+        if case .sleep(let stage) = reading { return stage }
+        return nil
+    }
+
+    /// The workout details, or `nil` for other kinds.
+    public var workout: WorkoutSummary? {
+        if case .workout(let workout) = reading { return workout }
+        return nil
+    }
+}
+
+/// A measured number in canonical units, with what the input said.
+public struct Quantity: Sendable, Hashable {
+    /// The value in the kind's canonical unit.
+    public var value: Double
+    /// The value as written in the input.
+    public var inputValue: Double
+    /// The unit as written in the input.
+    public var inputUnit: String
+
+    public init(value: Double, inputValue: Double, inputUnit: String) {
+        self.value = value
+        self.inputValue = inputValue
+        self.inputUnit = inputUnit
+    }
+}
+
+/// A workout in canonical units (kcal, metres, kg), with what the input said.
+public struct WorkoutSummary: Sendable, Hashable {
+    /// HealthKit's activity type in lower camel case ("running", "traditionalStrengthTraining").
+    public var activityType: String
+    public var energyKcal: Double?
+    public var distanceMeters: Double?
+    /// Strength volume (sets × reps × load) in kg.
+    public var volumeKg: Double?
+    /// Energy and distance as written in the input, when given.
+    public var inputEnergy: Measurement?
+    public var inputDistance: Measurement?
+
+    /// A number with the unit it was written in.
+    public struct Measurement: Sendable, Hashable {
+        public var value: Double
+        public var unit: String
+
+        public init(value: Double, unit: String) {
+            self.value = value
+            self.unit = unit
+        }
+    }
+
+    public init(activityType: String, energyKcal: Double? = nil, distanceMeters: Double? = nil, volumeKg: Double? = nil,
+                inputEnergy: Measurement? = nil, inputDistance: Measurement? = nil) {
+        self.activityType = activityType
+        self.energyKcal = energyKcal
+        self.distanceMeters = distanceMeters
+        self.volumeKg = volumeKg
+        self.inputEnergy = inputEnergy
+        self.inputDistance = inputDistance
+    }
+}

@@ -1,0 +1,178 @@
+/// An instant with the UTC offset it was written in.
+///
+/// Parsed from RFC 3339 text with seconds and an explicit offset
+/// (`2026-02-28T07:12:00+09:00`, `2026-02-28T07:12:00.250Z`). The original
+/// text is kept so a stored event writes back exactly what the input said, and
+/// the local date is computed in the written offset, never the machine's zone.
+///
+/// Ordering is by instant; two texts for the same instant (`…Z` and `…+00:00`)
+/// order by their text so that `<` and `==` agree.
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public let epochSeconds: Int64
+    /// Fraction of the second in nanoseconds, 0..<1_000_000_000.
+    public let nanoseconds: Int32
+    /// The written UTC offset in seconds (east positive).
+    public let offsetSeconds: Int32
+    /// The text as written in the input.
+    public let text: String
+
+    /// Why a timestamp text was rejected.
+    public struct ParseError: Error, Sendable, Equatable {
+        public var reason: String
+    }
+
+    /// Parses RFC 3339 text with seconds and an offset.
+    ///
+    /// - Throws: ``ParseError`` that says what is wrong, e.g. a missing offset.
+    public init(parsing text: String) throws(ParseError) {
+        var utf8 = Array(text.utf8)
+        let parsed = try utf8.withUnsafeMutableBytes { buffer -> Result<(Int64, Int32, Int32), ParseError> in
+            do throws(ParseError) {
+                return .success(try Timestamp.scan(UnsafeRawBufferPointer(buffer), text: text))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+        self.epochSeconds = parsed.0
+        self.nanoseconds = parsed.1
+        self.offsetSeconds = parsed.2
+        self.text = text
+    }
+
+    /// A timestamp at `epochSeconds` written in `offsetSeconds`, formatted as RFC 3339.
+    public init(epochSeconds: Int64, nanoseconds: Int32 = 0, offsetSeconds: Int32) {
+        self.epochSeconds = epochSeconds
+        self.nanoseconds = nanoseconds
+        self.offsetSeconds = offsetSeconds
+        self.text = Timestamp.format(epochSeconds: epochSeconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds)
+    }
+
+    public var description: String { text }
+
+    /// The instant in seconds since the epoch, with the fraction.
+    public var instant: Double { Double(epochSeconds) + Double(nanoseconds) / 1e9 }
+
+    /// The calendar date of this instant in its own written offset.
+    public var localDate: DayKey {
+        DayKey(ordinal: Int(floorDivide(epochSeconds + Int64(offsetSeconds), 86_400)))
+    }
+
+    /// The same offset, `seconds` later.
+    public func adding(seconds: Int64) -> Timestamp {
+        Timestamp(epochSeconds: epochSeconds + seconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds)
+    }
+
+    /// Seconds from `other` to `self` (positive when `self` is later).
+    public func seconds(since other: Timestamp) -> Double {
+        Double(epochSeconds - other.epochSeconds) + Double(nanoseconds - other.nanoseconds) / 1e9
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        if lhs.epochSeconds != rhs.epochSeconds { return lhs.epochSeconds < rhs.epochSeconds }
+        if lhs.nanoseconds != rhs.nanoseconds { return lhs.nanoseconds < rhs.nanoseconds }
+        return lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8)
+    }
+
+    // MARK: - Formatting
+
+    /// RFC 3339 text: `Z` for offset 0, else `±HH:MM`; fraction in milliseconds when present.
+    public static func format(epochSeconds: Int64, nanoseconds: Int32, offsetSeconds: Int32) -> String {
+        let local = epochSeconds + Int64(offsetSeconds)
+        let day = DayKey(ordinal: Int(floorDivide(local, 86_400)))
+        let secondOfDay = Int(local - Int64(day.ordinal) * 86_400)
+        var text = "\(day)T\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))"
+        if nanoseconds != 0 {
+            let millis = Int(nanoseconds) / 1_000_000
+            text += "." + String(String(millis + 1000).dropFirst())
+        }
+        if offsetSeconds == 0 {
+            text += "Z"
+        } else {
+            let magnitude = Int(abs(offsetSeconds)) / 60
+            text += (offsetSeconds < 0 ? "-" : "+") + "\(pad(magnitude / 60)):\(pad(magnitude % 60))"
+        }
+        return text
+    }
+
+    private static func pad(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+
+    // MARK: - Scanning
+
+    private static func scan(_ b: UnsafeRawBufferPointer, text: String) throws(ParseError) -> (Int64, Int32, Int32) {
+        func fail(_ reason: String) -> ParseError { ParseError(reason: "timestamp \"\(text)\" \(reason)") }
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            guard at + count <= b.count else { return nil }
+            var value = 0
+            for i in at..<(at + count) {
+                let byte = b[i]
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = digits(0, 4), b.count > 4, b[4] == UInt8(ascii: "-"),
+              let month = digits(5, 2), b.count > 7, b[7] == UInt8(ascii: "-"),
+              let day = digits(8, 2)
+        else { throw fail("is not an RFC 3339 date-time (expected YYYY-MM-DDTHH:MM:SS±HH:MM)") }
+        guard b.count > 10, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") else {
+            throw fail("has no time part; expected YYYY-MM-DDTHH:MM:SS±HH:MM")
+        }
+        guard let hour = digits(11, 2), b.count > 13, b[13] == UInt8(ascii: ":"),
+              let minute = digits(14, 2)
+        else { throw fail("has an invalid time; expected HH:MM:SS") }
+        guard b.count > 16, b[16] == UInt8(ascii: ":"), let second = digits(17, 2) else {
+            throw fail("has no seconds; expected HH:MM:SS")
+        }
+        guard (1...12).contains(month) else { throw fail("has month \(month), outside 1–12") }
+        guard (1...DayKey.daysIn(year: year, month: month)).contains(day) else {
+            throw fail("has day \(day), which \(year)-\(pad(month)) does not have")
+        }
+        guard hour < 24, minute < 60, second < 60 else { throw fail("has a time outside 00:00:00–23:59:59") }
+        var index = 19
+        var nanos = 0
+        if index < b.count, b[index] == UInt8(ascii: ".") {
+            index += 1
+            var count = 0
+            while index < b.count, b[index] >= 0x30, b[index] <= 0x39 {
+                if count < 9 { nanos = nanos * 10 + Int(b[index] - 0x30) }
+                count += 1
+                index += 1
+            }
+            guard count > 0 else { throw fail("has a '.' without fraction digits") }
+            guard count <= 9 else { throw fail("has more than 9 fraction digits") }
+            for _ in count..<9 { nanos *= 10 }
+        }
+        guard index < b.count else {
+            throw fail("has no UTC offset; add 'Z' or '±HH:MM' (e.g. \(String(decoding: UnsafeRawBufferPointer(rebasing: b[0..<index]), as: UTF8.self))Z)")
+        }
+        var offset = 0
+        switch b[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = b[index] == UInt8(ascii: "-") ? -1 : 1
+            guard let offsetHours = digits(index + 1, 2), index + 3 < b.count, b[index + 3] == UInt8(ascii: ":"),
+                  let offsetMinutes = digits(index + 4, 2)
+            else { throw fail("has an invalid UTC offset; expected ±HH:MM") }
+            guard offsetHours <= 23, offsetMinutes <= 59 else { throw fail("has a UTC offset outside ±23:59") }
+            offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+            index += 6
+        default:
+            throw fail("has an invalid UTC offset; expected 'Z' or ±HH:MM")
+        }
+        guard index == b.count else { throw fail("has unexpected characters after the UTC offset") }
+        let ordinal = DayKey(year: year, month: month, day: day).ordinal
+        let local = Int64(ordinal) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return (local - Int64(offset), Int32(nanos), Int32(offset))
+    }
+}
+
+/// Floor division for possibly negative numerators.
+@inline(__always)
+func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    let quotient = value / divisor
+    return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
+}
