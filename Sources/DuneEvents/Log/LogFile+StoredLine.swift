@@ -1,0 +1,99 @@
+/// The byte-level envelope of one stored log line: its CRC trailer (SPEC §4).
+///
+/// No JSON is parsed here; this is what `LogFile` uses to tell a torn tail
+/// from a good line, and what the codec uses to seal a line it encoded.
+///
+/// ## Byte contract
+///
+/// A stored line, without its terminating `\n`, is
+///
+/// ```
+/// P  ,"crc":"  H  "}
+/// ```
+///
+/// - `P` is the line's bytes before the trailer: a JSON object's opening
+///   `{` and its members, **without** the closing `}`, e.g.
+///   `{"v":1,"seq":12,…,"data":{…}`. It must start with `{` and must not
+///   contain `\n`.
+/// - `,"crc":"` is the 8-byte marker, and `"}` (2 bytes) closes the object.
+/// - `H` is `CRC32.checksum(P)` as exactly 8 **lowercase** hex digits.
+///
+/// So the trailer is always the line's last 18 bytes, and the CRC covers
+/// every byte before the *last* `,"crc":"` (a `"crc"` key inside `data` is
+/// just part of `P`). The file holds `line + "\n"`.
+///
+/// ```swift
+/// var line = Array(#"{"v":1,"seq":1"#.utf8)
+/// StoredLine.seal(&line)     // {"v":1,"seq":1,"crc":"xxxxxxxx"}\n
+/// StoredLine.isIntact(line.dropLast())   // true
+/// ```
+public enum StoredLine {
+    /// `,"crc":"` — the bytes that open the trailer.
+    public static let crcMarker: [UInt8] = Array(#","crc":""#.utf8)
+
+    /// `"}` — the bytes that close the trailer and the object.
+    public static let closing: [UInt8] = Array(#""}"#.utf8)
+
+    /// The trailer's length: marker (8) + hex digits (8) + closing (2) = 18.
+    public static let trailerLength = 8 + CRC32.hexDigitCount + 2
+
+    /// Appends the CRC trailer and the newline to an encoded line.
+    ///
+    /// - Parameter bytes: On input, `P`: the line without its closing `}`
+    ///   (see the byte contract above). On output, `P + ,"crc":"H"}` + `\n`,
+    ///   ready to append to the log.
+    public static func seal(_ bytes: inout [UInt8]) {
+        let crc = CRC32.checksum(bytes)
+        bytes.reserveCapacity(bytes.count + trailerLength + 1)
+        bytes.append(contentsOf: crcMarker)
+        CRC32.appendHex(crc, to: &bytes)
+        bytes.append(contentsOf: closing)
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Whether `line` is a whole stored line whose CRC matches its bytes.
+    ///
+    /// True exactly when `line` (without its `\n`) starts with `{`, ends with
+    /// `,"crc":"` + 8 lowercase hex digits + `"}`, and those digits are the
+    /// CRC-32 of everything before the marker. Says nothing about whether the
+    /// JSON is well-formed beyond that; a line that passes was written whole.
+    ///
+    /// - Parameter line: One line, without the trailing `\n`.
+    /// - Returns: `false` for anything torn, truncated, edited or empty.
+    /// - Complexity: O(*n*) in the line's length (one CRC pass).
+    public static func isIntact(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let payloadLength = payloadLength(of: line) else { return false }
+        let hexStart = payloadLength + crcMarker.count
+        guard let stored = CRC32.parseHex(UnsafeRawBufferPointer(rebasing: line[hexStart..<(hexStart + CRC32.hexDigitCount)])) else {
+            return false
+        }
+        return CRC32.checksum(UnsafeRawBufferPointer(rebasing: line[..<payloadLength])) == stored
+    }
+
+    /// Whether `line` is a whole stored line whose CRC matches; see
+    /// `isIntact(_:)` for an `UnsafeRawBufferPointer`.
+    ///
+    /// - Parameter line: One line, without the trailing `\n`.
+    public static func isIntact(_ line: some Collection<UInt8>) -> Bool {
+        if let result = line.withContiguousStorageIfAvailable({ isIntact(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        return Array(line).withUnsafeBytes { isIntact($0) }
+    }
+
+    /// The length of `P`, the bytes the CRC covers, if `line` has the shape of
+    /// a stored line (starts with `{`, ends with a trailer); the CRC itself is
+    /// not checked.
+    ///
+    /// - Parameter line: One line, without the trailing `\n`.
+    /// - Returns: The offset of the trailer's `,"crc":"`, or `nil`.
+    public static func payloadLength(of line: UnsafeRawBufferPointer) -> Int? {
+        guard line.count > trailerLength, line[0] == UInt8(ascii: "{") else { return nil }
+        let markerStart = line.count - trailerLength
+        for (index, byte) in crcMarker.enumerated() where line[markerStart + index] != byte {
+            return nil
+        }
+        guard line[line.count - 2] == closing[0], line[line.count - 1] == closing[1] else { return nil }
+        return markerStart
+    }
+}

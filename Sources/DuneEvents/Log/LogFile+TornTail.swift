@@ -1,0 +1,249 @@
+// Linux only (the project's platform): Glibc, as STYLE.md says.
+@preconcurrency import Glibc
+
+// MARK: - Reports
+
+extension LogFile {
+    /// What `quarantineTornTail` moved aside.
+    public struct TornTailReport: Sendable, Equatable, CustomStringConvertible {
+        /// The side file now holding the torn bytes, `<log>.torn-<UTC timestamp>[-N]`.
+        public var sidePath: String
+        /// Where the torn bytes started in the log: the log's size now.
+        public var byteOffset: Int
+        /// How many bytes were moved (the log shrank by this much).
+        public var byteCount: Int
+
+        public init(sidePath: String, byteOffset: Int, byteCount: Int) {
+            self.sidePath = sidePath
+            self.byteOffset = byteOffset
+            self.byteCount = byteCount
+        }
+
+        /// A one-line warning for stderr.
+        public var description: String {
+            "torn last line: moved \(byteCount) bytes from byte \(byteOffset) to '\(sidePath)' and truncated the log to the last good line"
+        }
+    }
+
+    /// What `quarantineTornTail` found at the end of the log.
+    public enum TailRecovery: Sendable, Equatable {
+        /// The log is empty or ends with a complete line that passes the check;
+        /// nothing was touched.
+        case intact
+        /// The last line was torn; it was moved to a side file and the log
+        /// truncated to the end of the line before it.
+        case quarantined(TornTailReport)
+        /// The last line is bad **and so is the line before it**, which starts
+        /// at `byteOffset`. That is damage, not a torn write: nothing was
+        /// touched. Refuse appends and let a full verify name the line.
+        case damaged(byteOffset: Int)
+    }
+}
+
+// MARK: - Torn tail recovery
+
+extension LogFile {
+    /// Moves a torn last line to a side file and truncates the log to the last
+    /// good line (SPEC §4, "On open").
+    ///
+    /// Only the end of the file is read. The tail is torn when the file does
+    /// not end with `\n` (the bytes after the last `\n` are torn, including a
+    /// file that holds only part of its first line), or when its last
+    /// complete line fails `validLine` (that whole line and its `\n` are
+    /// torn). Then:
+    ///
+    /// 1. the torn bytes are copied to `<log>.torn-<UTC yyyyMMdd'T'HHmmss'Z'>`
+    ///    (mode 0600; `-2`, `-3`, … appended if that name exists) and the side
+    ///    file and its directory are `fsync`ed;
+    /// 2. the log is truncated to where the torn bytes began and `fsync`ed.
+    ///
+    /// A crash between the steps leaves a side file and an untouched log; the
+    /// next call moves the tail again to a new side file.
+    ///
+    /// **Only the very last line is ever quarantined.** If the complete line
+    /// before the torn one also fails `validLine`, the end of the log is
+    /// damaged rather than torn by an interrupted append; nothing is touched
+    /// and `.damaged` is returned, for the caller to refuse appends and for
+    /// `verify` to report. Damage further back is not looked for at all.
+    ///
+    /// Call it on the writer (it holds the lock, so no append runs meanwhile),
+    /// once, right after opening and before reading.
+    ///
+    /// - Parameter validLine: Whether a complete line (without its `\n`) is
+    ///   good; `StoredLine.isIntact` (the CRC check) unless the caller passes
+    ///   a stricter one, e.g. one that also parses the JSON.
+    /// - Returns: `.intact`, `.quarantined` with where the bytes went, or
+    ///   `.damaged`.
+    /// - Throws: `DuneEventsError` `.io` if reading, the side file, the
+    ///   truncation or an `fsync` fails (the log is left as it was unless the
+    ///   side file was already durable), or if this is not the writer.
+    /// - Complexity: O(*t* + *l*): the torn bytes plus the one or two lines
+    ///   before them; never the whole log.
+    public func quarantineTornTail(
+        validLine: (UnsafeRawBufferPointer) -> Bool = StoredLine.isIntact
+    ) throws(DuneEventsError) -> TailRecovery {
+        try quarantineTornTail(validLine: validLine, timestamp: Self.sideFileTimestamp(secondsSince1970: Int(time(nil))))
+    }
+
+    /// `quarantineTornTail` with a fixed timestamp, for tests of name clashes.
+    func quarantineTornTail(
+        validLine: (UnsafeRawBufferPointer) -> Bool,
+        timestamp: String
+    ) throws(DuneEventsError) -> TailRecovery {
+        guard isWriter else {
+            throw DuneEventsError(.io, "cannot recover the torn tail of '\(path)': it was opened for reading; open it with LogFile.openForAppend",
+                                  location: .init(path: path))
+        }
+        return try withDescriptor(.read) { descriptor throws(DuneEventsError) in
+            let tail = TailReader(descriptor: descriptor, path: path)
+            let size = try Self.status(of: descriptor, path: path).size
+            guard size > 0 else { return .intact }
+
+            // Where the torn bytes start: after the last good-looking boundary.
+            let tornStart: Int
+            if try tail.byte(at: size - 1) == newline {
+                let lastLineStart = try tail.lineStart(before: size - 1)
+                let lastLine = try tail.bytes(lastLineStart..<(size - 1))
+                if lastLine.withUnsafeBytes(validLine) { return .intact }
+                tornStart = lastLineStart
+            } else {
+                tornStart = try tail.lineStart(before: size)
+            }
+            // The complete line before the torn bytes must be good.
+            if tornStart > 0 {
+                let previousStart = try tail.lineStart(before: tornStart - 1)
+                let previous = try tail.bytes(previousStart..<(tornStart - 1))
+                if !previous.withUnsafeBytes(validLine) { return .damaged(byteOffset: previousStart) }
+            }
+            let sidePath = try moveAside(tail, range: tornStart..<size, timestamp: timestamp)
+            do throws(Errno) {
+                try descriptor.resize(to: tornStart)
+                try descriptor.sync()
+            } catch {
+                var failure = DuneEventsError(error, during: .truncate, path: path)
+                failure.message += ". The torn bytes are saved in '\(sidePath)'; the log still ends with them"
+                failure.location.byteOffset = tornStart
+                throw failure
+            }
+            return .quarantined(TornTailReport(sidePath: sidePath, byteOffset: tornStart, byteCount: size - tornStart))
+        }
+    }
+
+    /// The side-file timestamp for a moment: UTC, `20261122T011843Z`.
+    static func sideFileTimestamp(secondsSince1970 seconds: Int) -> String {
+        var clock = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&clock, &parts) != nil else { return "\(seconds)" }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+
+    /// Copies `range` of the log to a new side file and makes it durable.
+    ///
+    /// - Returns: The side file's path.
+    private func moveAside(_ tail: TailReader, range: Range<Int>, timestamp: String) throws(DuneEventsError) -> String {
+        let side = try createSideFile(base: "\(path).torn-\(timestamp)")
+        var isOpen = true
+        do throws(Errno) {
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(range.count, TailReader.chunkSize), alignment: 16)
+            defer { chunk.deallocate() }
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let target = UnsafeMutableRawBufferPointer(rebasing: chunk[..<min(chunk.count, range.upperBound - offset)])
+                try tail.descriptor.readExactly(into: target, atOffset: offset)
+                try side.descriptor.writeAll(UnsafeRawBufferPointer(target))
+                offset += target.count
+            }
+            try side.descriptor.sync()
+            isOpen = false
+            try side.descriptor.close()
+            try FileSystem.syncDirectory(FileSystem.parentDirectory(of: side.path))
+        } catch {
+            if isOpen { try? side.descriptor.close() }
+            _ = unlink(side.path)
+            var failure = DuneEventsError(error, during: .write, path: side.path)
+            failure.message += ". The torn tail of '\(path)' was left in place"
+            throw failure
+        }
+        return side.path
+    }
+
+    /// A side file just created, open for writing.
+    private struct SideFile {
+        var path: String
+        var descriptor: FileDescriptor
+    }
+
+    /// Creates an empty side file named `base`, or `base-2`, `base-3`, … if
+    /// the name is taken, with mode 0600 (exactly, whatever the umask).
+    private func createSideFile(base: String) throws(DuneEventsError) -> SideFile {
+        var attempt = 1
+        while true {
+            let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
+            let created: FileDescriptor
+            do throws(Errno) {
+                created = try FileDescriptor.open(candidate, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o600)
+            } catch {
+                guard error == .fileExists else { throw DuneEventsError(error, during: .open, path: candidate) }
+                attempt += 1
+                continue
+            }
+            do throws(Errno) {
+                try created.setPermissions(0o600)
+            } catch {
+                try? created.close()
+                _ = unlink(candidate)
+                throw DuneEventsError(error, during: .write, path: candidate)
+            }
+            return SideFile(path: candidate, descriptor: created)
+        }
+    }
+}
+
+// MARK: - Reading the end of the file
+
+/// The ASCII line feed.
+private let newline = UInt8(ascii: "\n")
+
+/// Reads single bytes, byte ranges and line starts near the end of a file.
+private struct TailReader {
+    static let chunkSize = 64 * 1024
+
+    let descriptor: FileDescriptor
+    let path: String
+
+    /// The byte at `offset`.
+    func byte(at offset: Int) throws(DuneEventsError) -> UInt8 {
+        try bytes(offset..<(offset + 1))[0]
+    }
+
+    /// The bytes in `range`, which must lie inside the file.
+    func bytes(_ range: Range<Int>) throws(DuneEventsError) -> [UInt8] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: range.count, alignment: 16)
+        defer { buffer.deallocate() }
+        do throws(Errno) {
+            try descriptor.readExactly(into: buffer, atOffset: range.lowerBound)
+        } catch {
+            var failure = DuneEventsError(error, during: .read, path: path)
+            failure.location.byteOffset = range.lowerBound
+            throw failure
+        }
+        return Array(buffer)
+    }
+
+    /// The start of the line that ends at `end`: one past the last `\n`
+    /// before `end`, or `0` if there is none.
+    ///
+    /// - Complexity: O(*n*) in the distance back to that `\n`, read in
+    ///   64 KiB chunks from the end.
+    func lineStart(before end: Int) throws(DuneEventsError) -> Int {
+        var chunkEnd = end
+        while chunkEnd > 0 {
+            let chunkStart = max(0, chunkEnd - Self.chunkSize)
+            let chunk = try bytes(chunkStart..<chunkEnd)
+            if let last = chunk.lastIndex(of: newline) { return chunkStart + last + 1 }
+            chunkEnd = chunkStart
+        }
+        return 0
+    }
+}

@@ -1,0 +1,357 @@
+// Linux only (the project's platform): Glibc, as STYLE.md says.
+@preconcurrency import Glibc
+import Synchronization
+
+/// One log file at the byte level: open, lock, append whole batches, sync,
+/// truncate, read at an offset (SPEC §4). It knows nothing about JSON.
+///
+/// There is one writer at a time across processes: `openForAppend` takes an
+/// exclusive `flock` that lasts until the file is closed. Readers open with
+/// `openForReading`, take no lock and never wait.
+///
+/// ```swift
+/// let log = try LogFile.openForAppend(path: "Logs/events.jsonl", create: true, lock: .failIfLocked)
+/// if case .quarantined(let report) = try log.quarantineTornTail() { warn(report.description) }
+/// try log.append(batch, sync: true)   // all of `batch`, or nothing
+/// ```
+///
+/// ## Concurrency
+///
+/// `LogFile` is `Sendable` without `@unchecked`: its only mutable state, the
+/// descriptor, lives in a `Mutex`, and every operation runs under that lock,
+/// so calls from different tasks are serialized (an append's size-then-write-
+/// then-rollback can never interleave with another call). An actor such as
+/// `EventLog` can own one and call it synchronously.
+///
+/// The descriptor is closed by `close()` or, at the latest, when the last
+/// reference goes away; closing releases the writer lock.
+public final class LogFile: Sendable {
+    /// What `openForAppend` does when another writer holds the lock.
+    public enum LockMode: Sendable, Equatable {
+        /// Fail at once with `DuneEventsError.Code.logLocked` (`flock` with `LOCK_NB`).
+        case failIfLocked
+        /// Block until the other writer closes the log.
+        case wait
+    }
+
+    /// The path the file was opened with.
+    public let path: String
+
+    /// Whether this is the writer: opened by `openForAppend`, holding the lock.
+    public let isWriter: Bool
+
+    /// The open descriptor; `nil` once closed.
+    private let descriptor: Mutex<FileDescriptor?>
+
+    /// The single-call `write(2)`; a seam for tests of partial writes.
+    private let writeOnce: FileDescriptor.WriteFunction
+
+    init(path: String, descriptor: FileDescriptor, isWriter: Bool, write: @escaping FileDescriptor.WriteFunction) {
+        self.path = path
+        self.isWriter = isWriter
+        self.descriptor = Mutex(descriptor)
+        self.writeOnce = write
+    }
+
+    deinit {
+        descriptor.withLock { descriptor in
+            if let open = descriptor {
+                try? open.close()
+                descriptor = nil
+            }
+        }
+    }
+
+    // MARK: - Opening
+
+    /// Opens the log for appending and takes the writer lock.
+    ///
+    /// The file is opened `O_RDWR | O_APPEND | O_CLOEXEC`. When it does not
+    /// exist and `create` is true, missing parent directories are created
+    /// with mode 0700, the file with mode 0600 (health data; exact, whatever
+    /// the umask), and the parent directory is `fsync`ed so the new file
+    /// survives a crash.
+    ///
+    /// - Parameters:
+    ///   - path: The log file.
+    ///   - create: Whether to create the file (and its directories) if missing.
+    ///   - lock: Fail at once or wait when another writer holds the lock.
+    ///     The lock is an `flock(LOCK_EX)` on this open file description, so a
+    ///     second `openForAppend` of the same file conflicts even in the same
+    ///     process.
+    /// - Returns: The writer, holding the lock until it is closed.
+    /// - Throws: `DuneEventsError` — `.logLocked` when another writer holds
+    ///   the lock and `lock` is `.failIfLocked`; `.inputUnavailable` when the
+    ///   file is missing (and `create` is false), not readable, a directory or
+    ///   not a regular file; `.io` when a directory or the file cannot be
+    ///   created or synced.
+    public static func openForAppend(path: String, create: Bool = true, lock: LockMode = .failIfLocked) throws(DuneEventsError) -> LogFile {
+        try openForAppend(path: path, create: create, lock: lock, write: FileDescriptor.systemWrite)
+    }
+
+    /// `openForAppend` with an injectable single-call write, for tests.
+    static func openForAppend(path: String, create: Bool, lock: LockMode,
+                              write: @escaping FileDescriptor.WriteFunction) throws(DuneEventsError) -> LogFile {
+        let descriptor = try openOrCreate(path, flags: O_RDWR | O_APPEND, create: create)
+        let file = LogFile(path: path, descriptor: descriptor, isWriter: true, write: write)
+        // From here on `file` owns the descriptor: a throw closes it (deinit).
+        try file.requireRegularFile()
+        do throws(Errno) {
+            try descriptor.lockExclusive(blocking: lock == .wait)
+        } catch {
+            if error == .wouldBlock || error == .tryAgain {
+                throw DuneEventsError(.logLocked,
+                                      "log '\(path)' is in use by another writer; wait for it to finish, or pass --wait",
+                                      location: .init(path: path))
+            }
+            throw DuneEventsError(error, during: .lock, path: path)
+        }
+        return file
+    }
+
+    /// Opens the log for reading: no lock, never blocks, never writes.
+    ///
+    /// - Parameter path: The log file.
+    /// - Returns: A reader; `append` and `truncate` on it throw.
+    /// - Throws: `DuneEventsError.Code.inputUnavailable` when the file is
+    ///   missing, unreadable, a directory or not a regular file.
+    public static func openForReading(path: String) throws(DuneEventsError) -> LogFile {
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try FileDescriptor.open(path, O_RDONLY)
+        } catch {
+            throw DuneEventsError(error, during: .open, path: path)
+        }
+        let file = LogFile(path: path, descriptor: descriptor, isWriter: false, write: FileDescriptor.systemWrite)
+        try file.requireRegularFile()
+        return file
+    }
+
+    /// Opens `path`, creating it (and its directories) when allowed and missing.
+    private static func openOrCreate(_ path: String, flags: CInt, create: Bool) throws(DuneEventsError) -> FileDescriptor {
+        while true {
+            do throws(Errno) {
+                return try FileDescriptor.open(path, flags)
+            } catch {
+                guard create, error == .noSuchFile else { throw DuneEventsError(error, during: .open, path: path) }
+            }
+            let directory = FileSystem.parentDirectory(of: path)
+            try FileSystem.createDirectories(directory)
+            let created: FileDescriptor
+            do throws(Errno) {
+                created = try FileDescriptor.open(path, flags | O_CREAT | O_EXCL, permissions: 0o600)
+            } catch {
+                if error == .fileExists { continue }  // another process won the race: open its file
+                throw DuneEventsError(error, during: .open, path: path)
+            }
+            do throws(Errno) {
+                try created.setPermissions(0o600)  // the umask may have removed bits we want exact
+                try FileSystem.syncDirectory(directory)
+            } catch {
+                try? created.close()
+                throw DuneEventsError(error, during: .syncDirectory, path: directory)
+            }
+            return created
+        }
+    }
+
+    /// Throws unless the open file is a regular file.
+    private func requireRegularFile() throws(DuneEventsError) {
+        let status = try status()
+        guard status.isRegularFile else {
+            let what = status.isDirectory ? "a directory" : "not a regular file"
+            throw DuneEventsError(.inputUnavailable,
+                                  "'\(path)' is \(what), not a log file; pass the path of the log file itself",
+                                  location: .init(path: path))
+        }
+    }
+
+    // MARK: - Running a call on the open descriptor
+
+    /// Runs `body` with the open descriptor, under the lock.
+    ///
+    /// - Parameter operation: Names the call in the error for a closed file.
+    func withDescriptor<Result: Sendable>(
+        _ operation: FileOperation,
+        _ body: (FileDescriptor) throws(DuneEventsError) -> Result
+    ) throws(DuneEventsError) -> Result {
+        try descriptor.withLock { (descriptor: inout FileDescriptor?) throws(DuneEventsError) -> Result in
+            guard let open = descriptor else {
+                throw DuneEventsError(.io, "cannot go on \(operation.gerund) '\(path)': the log file was already closed; open it again",
+                                      location: .init(path: path))
+            }
+            return try body(open)
+        }
+    }
+
+    /// Throws unless this is the writer.
+    private func requireWriter(_ operation: FileOperation) throws(DuneEventsError) {
+        guard isWriter else {
+            throw DuneEventsError(.io, "cannot go on \(operation.gerund) '\(path)': it was opened for reading; open it with LogFile.openForAppend",
+                                  location: .init(path: path))
+        }
+    }
+
+    /// `fstat` of the open file.
+    func status() throws(DuneEventsError) -> FileStatus {
+        try withDescriptor(.status) { descriptor throws(DuneEventsError) in
+            try Self.status(of: descriptor, path: path)
+        }
+    }
+
+    static func status(of descriptor: FileDescriptor, path: String) throws(DuneEventsError) -> FileStatus {
+        do throws(Errno) {
+            return try descriptor.status()
+        } catch {
+            throw DuneEventsError(error, during: .status, path: path)
+        }
+    }
+
+    // MARK: - Size, reading
+
+    /// The file's current size in bytes (`fstat`), including any bytes a
+    /// concurrent writer has written so far.
+    ///
+    /// - Throws: `DuneEventsError` `.io` if `fstat` fails or the file is closed.
+    public var size: Int {
+        get throws(DuneEventsError) { try status().size }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset` with one `pread` (the
+    /// file offset does not move; safe next to appends).
+    ///
+    /// - Parameters:
+    ///   - buffer: Where to put the bytes.
+    ///   - offset: The byte offset in the file, `0` or more.
+    /// - Returns: The number of bytes read: fewer than asked only near the
+    ///   end of the file, `0` at or past it.
+    /// - Throws: `DuneEventsError` `.inputUnavailable` if the read fails.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(DuneEventsError) -> Int {
+        try withDescriptor(.read) { descriptor throws(DuneEventsError) in
+            do throws(Errno) {
+                return try descriptor.read(into: buffer, atOffset: offset)
+            } catch {
+                throw DuneEventsError(error, during: .read, path: path)
+            }
+        }
+    }
+
+    // MARK: - Appending
+
+    /// Appends a whole batch, or nothing.
+    ///
+    /// The bytes go out in one `write` (looped only over short writes), then,
+    /// if `sync` is true, one `fdatasync` (enough for an append: it flushes
+    /// the data and the new file size). If the write fails part-way — disk
+    /// full (`ENOSPC`), file size limit (`EFBIG`: the process's `ulimit -f`
+    /// with `SIGXFSZ` ignored, or the file system's maximum), `EIO` — or the
+    /// sync fails, the file is truncated back to its size before the call, so
+    /// no partial line and no unacknowledged batch is left behind, and the
+    /// error is thrown.
+    ///
+    /// A reader running at the same moment may already have seen lines of a
+    /// batch that is then rolled back; they were never acknowledged.
+    ///
+    /// - Parameters:
+    ///   - bytes: Whole lines, each ending with `\n` (not checked here).
+    ///   - sync: Whether to make the batch durable before returning.
+    /// - Throws: `DuneEventsError` `.io` with "disk full", "file size limit
+    ///   exceeded", … and what to do; the message also says whether the
+    ///   rollback succeeded. Also `.io` if this `LogFile` is not the writer.
+    public func append(_ bytes: UnsafeRawBufferPointer, sync: Bool) throws(DuneEventsError) {
+        try requireWriter(.write)
+        try withDescriptor(.write) { descriptor throws(DuneEventsError) in
+            guard !bytes.isEmpty else { return }
+            let sizeBefore = try Self.status(of: descriptor, path: path).size
+            do throws(Errno) {
+                try descriptor.writeAll(bytes, using: writeOnce)
+            } catch {
+                throw rollBack(descriptor, to: sizeBefore, after: DuneEventsError(error, during: .write, path: path))
+            }
+            guard sync else { return }
+            do throws(Errno) {
+                try descriptor.syncData()
+            } catch {
+                throw rollBack(descriptor, to: sizeBefore, after: DuneEventsError(error, during: .sync, path: path))
+            }
+        }
+    }
+
+    /// Appends a whole batch, or nothing; see `append(_:sync:)` for an
+    /// `UnsafeRawBufferPointer`.
+    public func append(_ bytes: [UInt8], sync: Bool) throws(DuneEventsError) {
+        // Array.withUnsafeBytes only rethrows untyped errors; carry the typed one out.
+        let outcome = bytes.withUnsafeBytes { buffer in
+            Result { () throws(DuneEventsError) in try append(buffer, sync: sync) }
+        }
+        try outcome.get()
+    }
+
+    /// Truncates the file back to `size` after a failed append and says so in
+    /// the returned error.
+    private func rollBack(_ descriptor: FileDescriptor, to size: Int, after failure: DuneEventsError) -> DuneEventsError {
+        var reported = failure
+        reported.location.byteOffset = size
+        do throws(Errno) {
+            try descriptor.resize(to: size)
+            // Best effort: make the shorter size durable too, so a crash now
+            // cannot bring back a prefix of the failed batch.
+            try? descriptor.syncData()
+            reported.message += ". Nothing of this batch was kept: the log was truncated back to \(size) bytes"
+        } catch {
+            reported.message += ". Rolling back also failed (\(error.description)): the log may end with part of this batch;"
+                + " the next open moves it aside as a torn tail"
+        }
+        return reported
+    }
+
+    // MARK: - Truncate, sync, close
+
+    /// Truncates the file to `size` bytes. Not durable until `sync()`.
+    ///
+    /// - Parameter size: The new size, at most the current size.
+    /// - Throws: `DuneEventsError` `.io` if `ftruncate` fails or this is not
+    ///   the writer.
+    public func truncate(to size: Int) throws(DuneEventsError) {
+        try requireWriter(.truncate)
+        try withDescriptor(.truncate) { descriptor throws(DuneEventsError) in
+            do throws(Errno) {
+                try descriptor.resize(to: size)
+            } catch {
+                throw DuneEventsError(error, during: .truncate, path: path)
+            }
+        }
+    }
+
+    /// `fsync`: everything written so far, and the file's metadata, on disk.
+    ///
+    /// - Throws: `DuneEventsError` `.io` if `fsync` fails.
+    public func sync() throws(DuneEventsError) {
+        try withDescriptor(.sync) { descriptor throws(DuneEventsError) in
+            do throws(Errno) {
+                try descriptor.sync()
+            } catch {
+                throw DuneEventsError(error, during: .sync, path: path)
+            }
+        }
+    }
+
+    /// Closes the file now, releasing the writer lock. Calling it again does
+    /// nothing; any other call after it throws.
+    ///
+    /// - Throws: `DuneEventsError` `.io` if `close` reports an error (the
+    ///   descriptor is released anyway).
+    public func close() throws(DuneEventsError) {
+        let failure = descriptor.withLock { (descriptor: inout FileDescriptor?) -> Errno? in
+            guard let open = descriptor else { return nil }
+            descriptor = nil
+            do throws(Errno) {
+                try open.close()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw DuneEventsError(failure, during: .close, path: path) }
+    }
+}
