@@ -1,0 +1,257 @@
+// Linux only (the project's platform): Glibc, as STYLE.md says.
+@preconcurrency import Glibc
+
+/// Reads a log's complete lines in large chunks, without loading the file and
+/// without ever handing out a partial line.
+///
+/// The reader `pread`s chunks (4 MiB by default) into one buffer and yields
+/// the whole lines in it, either one at a time (`forEachLine`) or as batches
+/// of many lines (`forEachBatch`, for parsers that want thousands of lines at
+/// once). Bytes after the last `\n` — a line a concurrent writer is still
+/// writing, or a torn tail — are never yielded; `ReadEnd` counts them. A line
+/// longer than the chunk grows the buffer.
+///
+/// Readers take no lock and never block the writer: a read sees the file as
+/// far as it has been written when each chunk is read.
+///
+/// ```swift
+/// let reader = try LogLineReader(path: "Logs/events.jsonl")
+/// let end = try reader.forEachLine { line in
+///     guard StoredLine.isIntact(line.bytes) else { throw … line.number, line.byteOffset … }
+/// }
+/// // Later, to read what was appended since (e.g. `tail --follow`):
+/// _ = try reader.forEachLine(startingAt: end.endOffset, firstLineNumber: end.nextLineNumber) { … }
+/// ```
+///
+/// ## Concurrency and lifetime
+///
+/// Not `Sendable`: it owns a mutable buffer. Use it from one task at a time
+/// (create it where you read, or keep it in an actor). The `bytes` handed to a
+/// body point into that buffer and are valid only during the call; copy them
+/// (`Array(line.bytes)`) to keep them. Calling the reader again from inside a
+/// body is a programming error (checked with `precondition`).
+public final class LogLineReader {
+    /// The default chunk size, 4 MiB.
+    public static let defaultChunkSize = 4 * 1024 * 1024
+
+    /// The file read from.
+    public let file: LogFile
+
+    /// The number of bytes asked for per `pread` (at least 1).
+    public let chunkSize: Int
+
+    /// The read buffer; allocated on first use, grown for long lines.
+    private var buffer: UnsafeMutableRawBufferPointer?
+
+    /// Set while a body runs, to catch reentrant use.
+    private var isReading = false
+
+    // MARK: - Types
+
+    /// One complete line.
+    public struct Line {
+        /// The line's bytes, without the `\n`; valid only during the body call.
+        public let bytes: UnsafeRawBufferPointer
+        /// The 1-based line number (counted from `firstLineNumber`).
+        public let number: Int
+        /// The byte offset of the line's first byte in the file.
+        public let byteOffset: Int
+        /// The byte offset just past the line's `\n`: where the next line starts.
+        public var endOffset: Int { byteOffset + bytes.count + 1 }
+    }
+
+    /// Many consecutive complete lines, as one contiguous run of bytes.
+    public struct Batch {
+        /// The lines, each **with** its terminating `\n`; the last byte is
+        /// always `\n`. Valid only during the body call.
+        public let bytes: UnsafeRawBufferPointer
+        /// The byte offset of `bytes[0]` in the file.
+        public let byteOffset: Int
+        /// The number of the first line in the batch.
+        public let firstLineNumber: Int
+        /// How many lines the batch holds (its `\n` count).
+        public let lineCount: Int
+
+        /// The byte offset just past the batch.
+        public var endOffset: Int { byteOffset + bytes.count }
+        /// The number the line after the batch will have.
+        public var nextLineNumber: Int { firstLineNumber + lineCount }
+
+        /// Calls `body` for each line of the batch, in order.
+        ///
+        /// - Complexity: O(*n*) in the batch's bytes.
+        public func forEachLine(_ body: (Line) throws -> Void) rethrows {
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            var number = firstLineNumber
+            while start < bytes.count {
+                let rest = bytes.count - start
+                guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), rest) else { return }
+                let end = UnsafeRawPointer(found) - base
+                try body(Line(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), number: number, byteOffset: byteOffset + start))
+                number += 1
+                start = end + 1
+            }
+        }
+    }
+
+    /// Where a read stopped.
+    public struct ReadEnd: Sendable, Equatable {
+        /// The byte offset just after the last complete line yielded (the
+        /// starting offset if none was): where to resume.
+        public var endOffset: Int
+        /// The number the next line will have: where to resume counting.
+        public var nextLineNumber: Int
+        /// How many bytes followed `endOffset` without a `\n` when the end of
+        /// the file was reached: a line still being written, or a torn tail.
+        /// They were not yielded.
+        public var trailingByteCount: Int
+
+        public init(endOffset: Int, nextLineNumber: Int, trailingByteCount: Int) {
+            self.endOffset = endOffset
+            self.nextLineNumber = nextLineNumber
+            self.trailingByteCount = trailingByteCount
+        }
+    }
+
+    // MARK: - Creating a reader
+
+    /// Opens `path` for reading (no lock) and reads it in `chunkSize` chunks.
+    ///
+    /// - Parameters:
+    ///   - path: The log file.
+    ///   - chunkSize: Bytes per `pread`; values below 1 count as 1.
+    /// - Throws: `DuneEventsError` `.inputUnavailable` if the file cannot be
+    ///   opened for reading.
+    public convenience init(path: String, chunkSize: Int = LogLineReader.defaultChunkSize) throws(DuneEventsError) {
+        self.init(file: try LogFile.openForReading(path: path), chunkSize: chunkSize)
+    }
+
+    /// Reads an already open file, e.g. the writer's own `LogFile` (`pread`
+    /// does not disturb its appends).
+    ///
+    /// - Parameters:
+    ///   - file: The file to read.
+    ///   - chunkSize: Bytes per `pread`; values below 1 count as 1.
+    public init(file: LogFile, chunkSize: Int = LogLineReader.defaultChunkSize) {
+        self.file = file
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    deinit {
+        buffer?.deallocate()
+    }
+
+    // MARK: - Reading
+
+    /// Calls `body` with each complete line from `offset` to the end of the file.
+    ///
+    /// - Parameters:
+    ///   - offset: Where to start; must be the start of a line (`0`, or an
+    ///     `endOffset` from an earlier read).
+    ///   - firstLineNumber: The number of the line at `offset`.
+    ///   - body: Called once per line, in order; a throw stops the read.
+    /// - Returns: Where the read stopped and how many unterminated bytes followed.
+    /// - Throws: `DuneEventsError` `.inputUnavailable` if a read fails, or
+    ///   whatever `body` throws.
+    /// - Complexity: O(*n*) in the bytes from `offset` to the end of the
+    ///   file; memory O(chunk size + longest line).
+    public func forEachLine(
+        startingAt offset: Int = 0,
+        firstLineNumber: Int = 1,
+        _ body: (Line) throws -> Void
+    ) throws -> ReadEnd {
+        try forEachBatch(startingAt: offset, firstLineNumber: firstLineNumber) { batch in
+            try batch.forEachLine(body)
+        }
+    }
+
+    /// Calls `body` with batches of complete lines from `offset` to the end
+    /// of the file: each batch is everything complete in one chunk (at most
+    /// about `chunkSize` bytes, more only for a single longer line).
+    ///
+    /// - Parameters:
+    ///   - offset: Where to start; must be the start of a line.
+    ///   - firstLineNumber: The number of the line at `offset`.
+    ///   - body: Called once per batch, in order; a throw stops the read.
+    /// - Returns: Where the read stopped and how many unterminated bytes followed.
+    /// - Throws: `DuneEventsError` `.inputUnavailable` if a read fails, or
+    ///   whatever `body` throws.
+    /// - Complexity: O(*n*) in the bytes from `offset` to the end of the
+    ///   file; memory O(chunk size + longest line).
+    public func forEachBatch(
+        startingAt offset: Int = 0,
+        firstLineNumber: Int = 1,
+        _ body: (Batch) throws -> Void
+    ) throws -> ReadEnd {
+        precondition(offset >= 0, "LogLineReader: negative start offset \(offset)")
+        precondition(!isReading, "LogLineReader: forEachLine/forEachBatch called again from inside its own body")
+        isReading = true
+        defer { isReading = false }
+
+        var buffer = self.buffer ?? .allocate(byteCount: chunkSize, alignment: 16)
+        defer { self.buffer = buffer }
+        var bufferOffset = offset        // file offset of buffer[0]
+        var filled = 0                   // bytes of buffer holding file data, none of them a complete line
+        var lineNumber = firstLineNumber
+        let newline = Int32(UInt8(ascii: "\n"))
+
+        while true {
+            if filled == buffer.count {
+                // A full buffer without a `\n`: a line longer than the buffer.
+                let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+                grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
+                buffer.deallocate()
+                buffer = grown
+            }
+            let room = UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<min(buffer.count, filled + chunkSize)])
+            let count = try file.read(into: room, at: bufferOffset + filled)
+            if count == 0 { break }
+            let scanFrom = filled
+            filled += count
+
+            // The last `\n` in the new bytes ends the batch (the older bytes have none).
+            guard let base = buffer.baseAddress,
+                  let lastNewline = Self.lastIndex(of: newline, in: base, from: scanFrom, to: filled)
+            else { continue }
+            let batchBytes = UnsafeRawBufferPointer(rebasing: buffer[..<(lastNewline + 1)])
+            let lineCount = Self.count(of: newline, in: batchBytes)
+            try body(Batch(bytes: batchBytes, byteOffset: bufferOffset, firstLineNumber: lineNumber, lineCount: lineCount))
+            lineNumber += lineCount
+
+            // Keep the partial line after the batch at the front of the buffer.
+            let rest = filled - (lastNewline + 1)
+            if rest > 0 {
+                memmove(base, base + lastNewline + 1, rest)
+            }
+            bufferOffset += lastNewline + 1
+            filled = rest
+        }
+        return ReadEnd(endOffset: bufferOffset, nextLineNumber: lineNumber, trailingByteCount: filled)
+    }
+
+    // MARK: - Byte search
+
+    /// The index of the last `byte` in `base[from..<to]`, if any.
+    private static func lastIndex(of byte: Int32, in base: UnsafeMutableRawPointer, from: Int, to: Int) -> Int? {
+        let target = UInt8(truncatingIfNeeded: byte)
+        var index = to - 1
+        while index >= from {
+            if base.load(fromByteOffset: index, as: UInt8.self) == target { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// How many times `byte` occurs in `bytes` (`memchr` steps).
+    private static func count(of byte: Int32, in bytes: UnsafeRawBufferPointer) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var count = 0
+        var start = 0
+        while start < bytes.count, let found = memchr(base + start, byte, bytes.count - start) {
+            count += 1
+            start = (UnsafeRawPointer(found) - base) + 1
+        }
+        return count
+    }
+}
