@@ -250,7 +250,8 @@ public final class LogFile: Sendable {
     /// error is thrown.
     ///
     /// A reader running at the same moment may already have seen lines of a
-    /// batch that is then rolled back; they were never acknowledged.
+    /// batch that is then rolled back; they were never acknowledged. An empty
+    /// batch does nothing (not even the sync; call `sync()` for that).
     ///
     /// - Parameters:
     ///   - bytes: Whole lines, each ending with `\n` (not checked here).
