@@ -1,0 +1,68 @@
+import DuneEvents
+
+/// A projection: a pure fold of log events into a state, and a read model
+/// computed from that state.
+///
+/// `apply` is synchronous and reads nothing but the event (no clock, no UUID,
+/// no randomness, never `recordedAt`). Events with `seq ≤ throughSeq` are
+/// skipped, so feeding an event twice (catch-up after a restart) changes
+/// nothing. The read model is computed from the state on demand, so it is the
+/// same whether the events came all at once or in batches of any size.
+public protocol Projection: Sendable {
+    /// The read model this projection produces.
+    associatedtype Model: ReadModel
+
+    /// Which projection this is.
+    static var name: ProjectionName { get }
+
+    /// The empty state, before any event.
+    init()
+
+    /// The `seq` of the last event folded in; 0 before any.
+    var throughSeq: Int { get }
+
+    /// Folds one event into the state; skips it when `event.seq ≤ throughSeq`.
+    mutating func apply(_ event: RecordedEvent)
+
+    /// The read model of the current state.
+    func readModel() -> Model
+}
+
+extension Projection {
+    /// Folds `events` in order.
+    /// - Complexity: O(n) folds; each is O(1) amortised plus hash updates.
+    public mutating func apply<Events: Sequence<RecordedEvent>>(contentsOf events: Events) {
+        for event in events { apply(event) }
+    }
+
+    /// A projection that has folded `events` from scratch.
+    public init<Events: Sequence<RecordedEvent>>(replaying events: Events) {
+        self.init()
+        apply(contentsOf: events)
+    }
+
+    /// The read model written as its file (`readiness.json`, …).
+    public func file() -> ReadModelFile {
+        ReadModelFile(projection: Self.name, bytes: readModel().fileBytes)
+    }
+}
+
+/// A read model that can be written as one of the §6.1 files.
+public protocol ReadModel: Sendable, Equatable {
+    /// The `seq` of the last event the model reflects.
+    var throughSeq: Int { get }
+
+    /// The model as JSON, numbers rounded (3 decimals; scores 1).
+    var jsonValue: JSONValue { get }
+}
+
+extension ReadModel {
+    /// The file's bytes: canonical compact JSON (sorted keys, one number format)
+    /// on one line, followed by a single `\n`.
+    public var fileBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        JSONWriter.write(jsonValue, into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+}

@@ -1,0 +1,53 @@
+/// The four projections, with their CLI names and file names.
+///
+/// ```swift
+/// ProjectionName(cliName: "weekly")   // .weeklyStats
+/// ProjectionName.weeklyStats.fileName  // "weekly-stats.json"
+/// ```
+public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    case readiness
+    case trends
+    case weeklyStats
+    case syncStatus
+
+    /// The name used on the command line: `readiness`, `trends`, `weekly`, `sync`.
+    public var cliName: String {
+        switch self {
+        case .readiness: "readiness"
+        case .trends: "trends"
+        case .weeklyStats: "weekly"
+        case .syncStatus: "sync"
+        }
+    }
+
+    /// The read-model file name (SPEC §6.1).
+    public var fileName: String {
+        switch self {
+        case .readiness: "readiness.json"
+        case .trends: "trends.json"
+        case .weeklyStats: "weekly-stats.json"
+        case .syncStatus: "sync-status.json"
+        }
+    }
+
+    /// The projection named `cliName` on the command line (`weekly`, `sync`, …);
+    /// the Swift case names (`weeklyStats`, `syncStatus`) are accepted too.
+    /// `nil` for anything else.
+    public init?(cliName: String) {
+        guard let name = ProjectionName.allCases.first(where: { $0.cliName == cliName || $0.rawValue == cliName }) else {
+            return nil
+        }
+        self = name
+    }
+
+    public var description: String { cliName }
+
+    /// Declaration order: readiness, trends, weeklyStats, syncStatus.
+    public static func < (lhs: ProjectionName, rhs: ProjectionName) -> Bool {
+        lhs.order < rhs.order
+    }
+
+    private var order: Int {
+        ProjectionName.allCases.firstIndex(of: self) ?? 0
+    }
+}

@@ -1,0 +1,88 @@
+import DuneEvents
+
+/// The selected projection actors, fed the same batches together.
+///
+/// ```swift
+/// let set = ProjectionSet([.readiness, .weeklyStats])
+/// for batch in batches { await set.apply(batch) }
+/// for file in await set.files() { try write(file.bytes, to: dir + "/" + file.fileName) }
+/// ```
+///
+/// Await each ``apply(_:)`` before starting the next: batches must reach the
+/// actors in log order (see ``ProjectionActor/apply(_:)``).
+public struct ProjectionSet: Sendable {
+    /// `nil` when not selected.
+    public let readiness: ReadinessActor?
+    public let trends: TrendsActor?
+    public let weeklyStats: WeeklyStatsActor?
+    public let syncStatus: SyncStatusActor?
+
+    /// A set with fresh (empty) actors for `names`; all four by default.
+    public init(_ names: some Sequence<ProjectionName> = ProjectionName.allCases) {
+        let selected = Set(names)
+        readiness = selected.contains(.readiness) ? ReadinessActor() : nil
+        trends = selected.contains(.trends) ? TrendsActor() : nil
+        weeklyStats = selected.contains(.weeklyStats) ? WeeklyStatsActor() : nil
+        syncStatus = selected.contains(.syncStatus) ? SyncStatusActor() : nil
+    }
+
+    /// The selected projections, in ``ProjectionName`` order.
+    public var names: [ProjectionName] {
+        var names: [ProjectionName] = []
+        if readiness != nil { names.append(.readiness) }
+        if trends != nil { names.append(.trends) }
+        if weeklyStats != nil { names.append(.weeklyStats) }
+        if syncStatus != nil { names.append(.syncStatus) }
+        return names
+    }
+
+    /// Folds `batch` into every selected actor, the actors running concurrently.
+    /// Returns when all of them have folded the whole batch.
+    public func apply(_ batch: [RecordedEvent]) async {
+        guard !batch.isEmpty else { return }
+        await withDiscardingTaskGroup { group in
+            if let readiness { group.addTask { await readiness.apply(batch) } }
+            if let trends { group.addTask { await trends.apply(batch) } }
+            if let weeklyStats { group.addTask { await weeklyStats.apply(batch) } }
+            if let syncStatus { group.addTask { await syncStatus.apply(batch) } }
+        }
+    }
+
+    /// The smallest `throughSeq` of the selected actors: feed events after it to
+    /// catch up (events at or below an actor's own `throughSeq` are skipped).
+    /// 0 when nothing is selected.
+    public func throughSeq() async -> Int {
+        var seqs: [Int] = []
+        if let readiness { seqs.append(await readiness.throughSeq) }
+        if let trends { seqs.append(await trends.throughSeq) }
+        if let weeklyStats { seqs.append(await weeklyStats.throughSeq) }
+        if let syncStatus { seqs.append(await syncStatus.throughSeq) }
+        return seqs.min() ?? 0
+    }
+
+    /// The file of projection `name`, or `nil` when it is not selected.
+    public func file(_ name: ProjectionName) async -> ReadModelFile? {
+        switch name {
+        case .readiness: await readiness?.file()
+        case .trends: await trends?.file()
+        case .weeklyStats: await weeklyStats?.file()
+        case .syncStatus: await syncStatus?.file()
+        }
+    }
+
+    /// The files of the selected projections, in ``ProjectionName`` order.
+    /// The read models are computed concurrently, each in its own actor.
+    /// - Complexity: O(n log n) for n samples (read models are computed here).
+    public func files() async -> [ReadModelFile] {
+        await withTaskGroup(of: ReadModelFile?.self) { group in
+            for name in names {
+                group.addTask { await self.file(name) }
+            }
+            var files: [ReadModelFile] = []
+            for await file in group {
+                if let file { files.append(file) }
+            }
+            return files.sorted { $0.projection < $1.projection }
+        }
+    }
+}

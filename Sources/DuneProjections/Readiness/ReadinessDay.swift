@@ -1,0 +1,119 @@
+import DuneEvents
+
+/// One day's readiness with every intermediate number of the formula.
+///
+/// The JSON file shows the rounded contract fields; `explain` reads the rest
+/// (window days and values, z, weights) from here.
+public struct ReadinessDay: Sendable, Equatable {
+    public let date: DayKey
+    /// The day's mean HRV in ms.
+    public let hrv: Double?
+    /// The day's mean resting heart rate in count/min.
+    public let rhr: Double?
+    /// The day's sleep (union of intervals) in minutes.
+    public let sleepMinutes: Double?
+    /// The target the sleep score divides by.
+    public let sleepTargetMinutes: Double
+    /// ln(daily hrv) on the days D−60…D−1 that have one.
+    public let hrvWindow: DailyWindow
+    /// Statistics of ``hrvWindow`` (any n).
+    public let hrvWindowStatistics: SampleStatistics
+    /// Daily resting heart rate on the days D−60…D−1 that have one.
+    public let rhrWindow: DailyWindow
+    /// Statistics of ``rhrWindow`` (any n).
+    public let rhrWindowStatistics: SampleStatistics
+    /// The HRV component, when the day has an HRV value and a baseline.
+    public let hrvComponent: ReadinessComponent?
+    /// The resting-heart-rate component, when the day has a value and a baseline.
+    public let rhrComponent: ReadinessComponent?
+    /// The sleep component, when the day has sleep.
+    public let sleepComponent: ReadinessComponent?
+    /// Σ wᵢ over the available components.
+    public let totalWeight: Double
+    /// Σ wᵢ·sᵢ / Σ wᵢ, unrounded; `nil` when Σ wᵢ < 0.5.
+    public let score: Double?
+    /// Decided on the unrounded score.
+    public let status: ReadinessStatus
+
+    /// Computes day `date` from its daily values and the series of earlier days.
+    /// - Parameters:
+    ///   - daily: the values of `date`.
+    ///   - lnHRV: ln(daily hrv) over (at least) D−60…D−1, ascending.
+    ///   - rhrSeries: daily resting heart rate over (at least) D−60…D−1, ascending.
+    ///   - sleepTargetMinutes: the sleep target.
+    public init(daily: DailyValues, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
+        let date = daily.date
+        self.date = date
+        hrv = daily.hrv?.value
+        rhr = daily.restingHeartRate?.value
+        sleepMinutes = daily.sleep?.minutes
+        self.sleepTargetMinutes = sleepTargetMinutes
+        let firstBaselineDay = date.adding(days: -ReadinessFormula.baselineWindowDays)
+        let lastBaselineDay = date.adding(days: -1)
+        hrvWindow = lnHRV.window(from: firstBaselineDay, through: lastBaselineDay)
+        hrvWindowStatistics = hrvWindow.statistics
+        rhrWindow = rhrSeries.window(from: firstBaselineDay, through: lastBaselineDay)
+        rhrWindowStatistics = rhrWindow.statistics
+
+        var hrvComponent: ReadinessComponent?
+        if let hrv, let baseline = ReadinessFormula.baseline(hrvWindowStatistics) {
+            let lnValue = DeterministicMath.log(hrv)
+            if let z = ReadinessFormula.zScore(lnValue, baseline: baseline) {
+                hrvComponent = ReadinessComponent(input: lnValue, z: z, score: ReadinessFormula.hrvScore(z: z),
+                                                  weight: ReadinessFormula.hrvWeight)
+            }
+        }
+        var rhrComponent: ReadinessComponent?
+        if let rhr, let baseline = ReadinessFormula.baseline(rhrWindowStatistics),
+           let z = ReadinessFormula.zScore(rhr, baseline: baseline) {
+            rhrComponent = ReadinessComponent(input: rhr, z: z, score: ReadinessFormula.rhrScore(z: z),
+                                              weight: ReadinessFormula.rhrWeight)
+        }
+        var sleepComponent: ReadinessComponent?
+        if let sleepMinutes,
+           let score = ReadinessFormula.sleepScore(minutes: sleepMinutes, targetMinutes: sleepTargetMinutes) {
+            sleepComponent = ReadinessComponent(input: sleepMinutes, z: nil, score: score,
+                                                weight: ReadinessFormula.sleepWeight)
+        }
+        self.hrvComponent = hrvComponent
+        self.rhrComponent = rhrComponent
+        self.sleepComponent = sleepComponent
+
+        var totalWeight = 0.0
+        var weighted = 0.0
+        for component in [hrvComponent, rhrComponent, sleepComponent].compactMap({ $0 }) {
+            totalWeight += component.weight
+            weighted += component.weight * component.score
+        }
+        self.totalWeight = totalWeight
+        score = totalWeight >= ReadinessFormula.minimumTotalWeight ? weighted / totalWeight : nil
+        status = ReadinessFormula.status(score: score)
+    }
+
+    /// The HRV baseline (μ, σ, n of ln hrv), or `nil` when n < 14.
+    public var hrvBaseline: SampleStatistics? { ReadinessFormula.baseline(hrvWindowStatistics) }
+    /// The resting-heart-rate baseline, or `nil` when n < 14.
+    public var rhrBaseline: SampleStatistics? { ReadinessFormula.baseline(rhrWindowStatistics) }
+    public var hrvScore: Double? { hrvComponent?.score }
+    public var rhrScore: Double? { rhrComponent?.score }
+    public var sleepScore: Double? { sleepComponent?.score }
+}
+
+/// One component of a readiness score.
+public struct ReadinessComponent: Sendable, Equatable {
+    /// What was scored: ln(hrv_D), rhr_D, or sleep minutes.
+    public let input: Double
+    /// `(input − μ)/σ` for hrv and rhr; `nil` for sleep.
+    public let z: Double?
+    /// The sub-score, 0…100, unrounded.
+    public let score: Double
+    /// The component's weight (0.5, 0.25, 0.25).
+    public let weight: Double
+
+    public init(input: Double, z: Double?, score: Double, weight: Double) {
+        self.input = input
+        self.z = z
+        self.score = score
+        self.weight = weight
+    }
+}

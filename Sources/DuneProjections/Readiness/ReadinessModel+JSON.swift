@@ -1,0 +1,38 @@
+import DuneEvents
+
+extension ReadinessModel {
+    /// `{"throughSeq", "sleepTargetMinutes", "days": [...]}` (SPEC §6.1).
+    public var jsonValue: JSONValue {
+        .members([
+            "throughSeq": .count(throughSeq),
+            "sleepTargetMinutes": .rounded(sleepTargetMinutes),
+            "days": .array(days.map(\.jsonValue)),
+        ])
+    }
+}
+
+extension ReadinessDay {
+    /// The day as in `readiness.json`: values to 3 decimals, scores to 1.
+    public var jsonValue: JSONValue {
+        .members([
+            "date": .date(date),
+            "score": .score(score),
+            "status": .string(status.rawValue),
+            "hrvScore": .score(hrvScore),
+            "rhrScore": .score(rhrScore),
+            "sleepScore": .score(sleepScore),
+            "hrv": .rounded(hrv),
+            "rhr": .rounded(rhr),
+            "sleepMinutes": .rounded(sleepMinutes),
+            "hrvBaseline": hrvBaseline.map(\.baselineJSON) ?? .null,
+            "rhrBaseline": rhrBaseline.map(\.baselineJSON) ?? .null,
+        ])
+    }
+}
+
+extension SampleStatistics {
+    /// `{"mean","sd","n"}`, rounded.
+    var baselineJSON: JSONValue {
+        .members(["mean": .rounded(mean), "sd": .rounded(sd), "n": .count(n)])
+    }
+}

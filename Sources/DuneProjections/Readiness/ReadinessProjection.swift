@@ -1,0 +1,66 @@
+import DuneEvents
+
+/// The readiness projection (SPEC §6): per-sample state and the sleep target,
+/// folded from `sample.*` and `profile.updated` events.
+///
+/// ```swift
+/// var readiness = ReadinessProjection()
+/// for event in events { readiness.apply(event) }
+/// let today = readiness.readModel().day(DayKey("2026-02-28")!)
+/// ```
+public struct ReadinessProjection: Projection, Equatable {
+    public static var name: ProjectionName { .readiness }
+
+    public private(set) var throughSeq = 0
+    /// The current samples by id.
+    public private(set) var samples = SampleStore()
+    /// The latest `profile.updated` sleep target, or `nil` when the log has none.
+    public private(set) var profileSleepTargetMinutes: Double?
+    /// The `seq` of that `profile.updated` event.
+    public private(set) var profileSeq: Int?
+
+    public init() {}
+
+    /// Folds one event; skips events with `seq ≤ throughSeq`.
+    public mutating func apply(_ event: RecordedEvent) {
+        guard event.seq > throughSeq else { return }
+        throughSeq = event.seq
+        switch event.payload {
+        case .sampleIngested, .sampleDeleted:
+            samples.apply(event)
+        case .profileUpdated(let update):
+            profileSleepTargetMinutes = update.sleepTargetMinutes
+            profileSeq = event.seq
+        case .refreshRequested, .task:
+            break
+        }
+    }
+
+    /// The sleep target applied to every day: the latest `profile.updated`, else 480.
+    public var sleepTargetMinutes: Double {
+        profileSleepTargetMinutes ?? ReadinessFormula.defaultSleepTargetMinutes
+    }
+
+    /// The read model: every day with a sample.
+    /// - Complexity: O(n log n) for n samples.
+    public func readModel() -> ReadinessModel {
+        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.allDailyValues())
+    }
+
+    /// Day `date` alone, computed from only D−60…D by the same code as
+    /// ``readModel()``; `nil` when the day has no sample.
+    /// - Complexity: O(k log k) for k samples in D−60…D, plus O(d) over the days with samples.
+    public func day(_ date: DayKey) -> ReadinessDay? {
+        guard let values = samples.dailyValues(on: date) else { return nil }
+        let first = date.adding(days: -ReadinessFormula.baselineWindowDays)
+        let earlier = samples.days.filter { $0 >= first && $0 < date }.compactMap { samples.dailyValues(on: $0) }
+        let lnHRV = DailySeries(earlier) { $0.hrv.map { DeterministicMath.log($0.value) } }
+        let rhr = DailySeries(earlier) { $0.restingHeartRate?.value }
+        return ReadinessDay(daily: values, lnHRV: lnHRV, rhrSeries: rhr, sleepTargetMinutes: sleepTargetMinutes)
+    }
+
+    /// The daily values of `date` with their contributing samples, or `nil`.
+    public func dailyValues(on date: DayKey) -> DailyValues? {
+        samples.dailyValues(on: date)
+    }
+}

@@ -1,0 +1,79 @@
+import DuneEvents
+
+/// One value per day for the days that have a value, ascending by date.
+///
+/// Window lookups (the readiness baseline D−60…D−1, a trend's D−6…D) use binary
+/// search and hand back values in ascending date order, the order they are summed in.
+public struct DailySeries: Sendable, Equatable {
+    /// Days with a value, ascending.
+    public let days: [DayKey]
+    /// `values[i]` is the value of `days[i]`.
+    public let values: [Double]
+
+    /// A series from points; `points` must be ascending by date with no repeats.
+    public init(days: [DayKey], values: [Double]) {
+        self.days = days
+        self.values = values
+    }
+
+    /// The series of `value` over `daily` (ascending), keeping days where it is non-nil.
+    public init(_ daily: [DailyValues], value: (DailyValues) -> Double?) {
+        var days: [DayKey] = []
+        var values: [Double] = []
+        for day in daily {
+            guard let v = value(day) else { continue }
+            days.append(day.date)
+            values.append(v)
+        }
+        self.init(days: days, values: values)
+    }
+
+    public var isEmpty: Bool { days.isEmpty }
+
+    /// The value on `day`, or `nil`.
+    public func value(on day: DayKey) -> Double? {
+        let index = firstIndex(notBefore: day)
+        return index < days.count && days[index] == day ? values[index] : nil
+    }
+
+    /// The points from `first` through `last` inclusive, ascending.
+    /// - Complexity: O(log n + k).
+    public func window(from first: DayKey, through last: DayKey) -> DailyWindow {
+        guard first <= last else { return DailyWindow(first: first, last: last, days: [], values: []) }
+        let lower = firstIndex(notBefore: first)
+        let upper = firstIndex(notBefore: last.adding(days: 1))
+        return DailyWindow(first: first, last: last, days: Array(days[lower..<upper]), values: Array(values[lower..<upper]))
+    }
+
+    private func firstIndex(notBefore day: DayKey) -> Int {
+        var low = 0
+        var high = days.count
+        while low < high {
+            let mid = (low + high) / 2
+            if days[mid] < day { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
+
+/// The values of a series inside a date window, with their statistics.
+public struct DailyWindow: Sendable, Equatable {
+    /// The first day of the window (it may have no value).
+    public let first: DayKey
+    /// The last day of the window (it may have no value).
+    public let last: DayKey
+    /// The days in the window that have a value, ascending.
+    public let days: [DayKey]
+    /// Their values, in the same order.
+    public let values: [Double]
+
+    public init(first: DayKey, last: DayKey, days: [DayKey], values: [Double]) {
+        self.first = first
+        self.last = last
+        self.days = days
+        self.values = values
+    }
+
+    /// n, mean and sample SD of ``values``, summed in date order.
+    public var statistics: SampleStatistics { SampleStatistics(values) }
+}

@@ -1,0 +1,105 @@
+import DuneEvents
+
+/// Where a feature's loading stands.
+public enum LoadPhase: String, Sendable, Hashable, CaseIterable {
+    case notStarted
+    case loading
+    case loaded
+    case failed
+}
+
+/// Task event counts of a feature.
+public struct TaskCounts: Sendable, Equatable {
+    /// Every `task.started`.
+    public var started = 0
+    /// Completions of the current task.
+    public var completed = 0
+    /// Failures of the current task.
+    public var failed = 0
+    /// Cancellations of the current task (superseded, requested, cancelled-error).
+    public var cancelled = 0
+    /// Completions, failures and cancellations of tasks that were not current.
+    public var staleIgnored = 0
+
+    public init() {}
+}
+
+/// What a `task.*` event did to a feature's state (for `explain`).
+public enum TaskEventEffect: String, Sendable, Hashable {
+    case started
+    case completed
+    case failed
+    case cancelled
+    /// The task was not the feature's current one: counted, nothing else changed.
+    case staleIgnored
+}
+
+/// One feature's load state (SPEC §6 sync status).
+public struct FeatureLoadState: Sendable, Equatable {
+    public let feature: String
+    public private(set) var phase = LoadPhase.notStarted
+    /// The phase before the current load began: `notStarted`, `loaded` or `failed`.
+    /// A cancellation returns here.
+    public private(set) var settledPhase = LoadPhase.notStarted
+    /// The task in flight; `nil` when nothing is.
+    public private(set) var currentTask: String?
+    /// The error of the last failure; cleared by a completion, untouched by cancellation.
+    public private(set) var lastError: String?
+    public private(set) var counts = TaskCounts()
+    /// The `seq` of the last task event that named this feature.
+    public private(set) var lastEventSeq = 0
+
+    public init(feature: String) {
+        self.feature = feature
+    }
+
+    /// Whether a task is in flight.
+    public var isLoading: Bool { phase == .loading }
+
+    /// Folds one task record of this feature.
+    ///
+    /// - `started`: the task becomes current and the phase `loading` (a task
+    ///   still current is replaced without a count: the log records
+    ///   `task.cancelled` `superseded` for it first).
+    /// - `completed` of the current task: `loaded`, `lastError` cleared.
+    /// - `failed` of the current task: `failed` with the error text. A failure
+    ///   whose error is "cancelled" (any case) counts as a cancellation, in case a
+    ///   log holds one the ingest decider did not convert.
+    /// - `cancelled` of the current task: back to the last settled phase, never `failed`.
+    /// - `completed`/`failed`/`cancelled` of any other task: `staleIgnored`, nothing else.
+    /// - Returns: what the record did.
+    @discardableResult
+    public mutating func apply(_ record: TaskRecord, seq: Int) -> TaskEventEffect {
+        lastEventSeq = seq
+        if record.phase == .started {
+            counts.started += 1
+            currentTask = record.task
+            phase = .loading
+            return .started
+        }
+        guard let current = currentTask, current == record.task else {
+            counts.staleIgnored += 1
+            return .staleIgnored
+        }
+        let isCancellation = record.phase == .cancelled
+            || (record.phase == .failed && record.error?.lowercased() == "cancelled")
+        currentTask = nil
+        if isCancellation {
+            counts.cancelled += 1
+            phase = settledPhase
+            return .cancelled
+        }
+        if record.phase == .completed {
+            counts.completed += 1
+            phase = .loaded
+            lastError = nil
+            settledPhase = .loaded
+            return .completed
+        }
+        counts.failed += 1
+        phase = .failed
+        lastError = record.error ?? "failed without an error message"
+        settledPhase = .failed
+        return .failed
+    }
+}

@@ -1,0 +1,10 @@
+/// The weekly totals compared with the previous week (SPEC §6.2), in output order.
+public enum WeeklyField: String, Sendable, Hashable, CaseIterable {
+    case workouts
+    case durationMinutes
+    case activeEnergyKcal
+    case distanceKm
+    case strengthVolumeKg
+    case activeDays
+    case steps
+}

@@ -1,0 +1,63 @@
+import DuneEvents
+
+extension WeeklyStatsModel {
+    /// `{"throughSeq", "weeks": [...]}` (SPEC §6.1).
+    public var jsonValue: JSONValue {
+        .members(["throughSeq": .count(throughSeq), "weeks": .array(weeks.map(\.jsonValue))])
+    }
+}
+
+extension WeekStats {
+    /// The week as in `weekly-stats.json`.
+    public var jsonValue: JSONValue {
+        var members = [
+            JSONMember("week", .string(week.description)),
+            JSONMember("byActivity", .object(JSONObject(byActivity.map { JSONMember($0.activityType, $0.jsonValue) }))),
+            JSONMember("daily", .array(daily.map(\.jsonValue))),
+            JSONMember("vsPreviousWeek", vsPreviousWeek?.jsonValue ?? .null),
+        ]
+        for field in WeeklyField.allCases {
+            members.append(JSONMember(field.rawValue, .rounded(totals[field])))
+        }
+        return .object(JSONObject(members))
+    }
+}
+
+extension ActivityStats {
+    /// `{"workouts","durationMinutes","activeEnergyKcal","distanceKm"}`.
+    public var jsonValue: JSONValue {
+        .members([
+            "workouts": .count(workouts),
+            "durationMinutes": .rounded(durationMinutes),
+            "activeEnergyKcal": .rounded(activeEnergyKcal),
+            "distanceKm": .rounded(distanceKm),
+        ])
+    }
+}
+
+extension WeekDayStats {
+    /// `{"date","workouts","durationMinutes","activeEnergyKcal","distanceKm","strengthVolumeKg","steps"}`.
+    public var jsonValue: JSONValue {
+        .members([
+            "date": .date(date),
+            "workouts": .count(workouts),
+            "durationMinutes": .rounded(durationMinutes),
+            "activeEnergyKcal": .rounded(activeEnergyKcal),
+            "distanceKm": .rounded(distanceKm),
+            "strengthVolumeKg": .rounded(strengthVolumeKg),
+            "steps": .rounded(steps),
+        ])
+    }
+}
+
+extension WeekComparison {
+    /// `{"<field>": {"delta","changePercent"}}`.
+    public var jsonValue: JSONValue {
+        .object(JSONObject(changes.map { change in
+            JSONMember(change.field.rawValue, .members([
+                "delta": .rounded(change.delta),
+                "changePercent": .rounded(change.changePercent),
+            ]))
+        }))
+    }
+}
