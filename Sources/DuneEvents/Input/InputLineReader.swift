@@ -2,16 +2,18 @@
 
 /// Reads an input (a file, or stdin as `-`) line by line with bounded memory.
 ///
-/// Lines are split on `\n` (a `\r` before it is dropped); a last line without
-/// `\n` is still a line. Blank lines are skipped but counted. A line longer
-/// than ``maximumLineBytes`` is not buffered: it is skipped to its end and
-/// reported as ``Line/Content/overlong(_:)``, so a hostile 10 MB line costs
-/// no more memory than a normal one.
-public struct InputLineReader {
+/// A pull reader: ``next()`` returns the next non-blank line, whose bytes stay
+/// valid until the following call — so an async caller can `await` between
+/// lines. Lines are split on `\n` (a `\r` before it is dropped); a last line
+/// without `\n` is still a line. Blank lines are skipped but counted. A line
+/// longer than ``maximumLineBytes`` is never buffered whole: it is skipped to
+/// its end and returned as ``Line/Content/overlong(_:)``, so a hostile 10 MB
+/// line costs no more memory than a normal one.
+public final class InputLineReader {
     /// One line of input.
     public struct Line {
         public enum Content {
-            /// The line's bytes, without `\n`; valid only during the callback.
+            /// The line's bytes without `\n`; valid until the next call to ``InputLineReader/next()``.
             case bytes(UnsafeRawBufferPointer)
             /// The line was longer than the limit; its length in bytes.
             case overlong(Int)
@@ -27,6 +29,12 @@ public struct InputLineReader {
     public let maximumLineBytes: Int
     private let descriptor: CInt
     private let ownsDescriptor: Bool
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var start = 0          // first unconsumed byte
+    private var end = 0            // end of the bytes read
+    private var atEOF = false
+    private var lineNumber = 0
+    private var isClosed = false
 
     /// Opens `path` for reading; `-` means stdin.
     ///
@@ -37,105 +45,105 @@ public struct InputLineReader {
         if path == "-" {
             descriptor = 0
             ownsDescriptor = false
-            return
+        } else {
+            let opened: FileDescriptor
+            let isDirectory: Bool
+            do {
+                opened = try FileDescriptor.open(path, O_RDONLY)
+                isDirectory = try opened.status().isDirectory
+            } catch {
+                throw DuneEventsError(error, during: .open, path: path)
+            }
+            if isDirectory {
+                try? opened.close()
+                throw DuneEventsError(.inputUnavailable, "'\(path)' is a directory; give an input file", location: .init(path: path))
+            }
+            descriptor = opened.rawValue
+            ownsDescriptor = true
         }
-        let opened: FileDescriptor
-        let isDirectory: Bool
-        do {
-            opened = try FileDescriptor.open(path, O_RDONLY)
-            isDirectory = try opened.status().isDirectory
-        } catch {
-            throw DuneEventsError(error, during: .open, path: path)
-        }
-        if isDirectory {
-            try? opened.close()
-            throw DuneEventsError(.inputUnavailable, "'\(path)' is a directory; give an input file", location: .init(path: path))
-        }
-        descriptor = opened.rawValue
-        ownsDescriptor = true
+        buffer = .allocate(byteCount: max(1 << 20, maximumLineBytes + 1) + (1 << 20), alignment: 16)
     }
 
-    /// Closes the file (not stdin).
+    deinit {
+        close()
+        buffer.deallocate()
+    }
+
+    /// Closes the file (never stdin). Idempotent.
     public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         if ownsDescriptor { _ = Glibc.close(descriptor) }
     }
 
-    /// Calls `body` for every non-blank line, in order.
+    /// The next non-blank line, or `nil` at the end of the input.
     ///
-    /// - Returns: the number of lines read, blank ones included.
-    /// - Throws: `DuneEventsError` (`inputUnavailable`) when reading fails; whatever `body` throws.
-    /// - Complexity: O(n) in the input; memory O(maximumLineBytes + 1 MiB).
-    @discardableResult
-    public func forEachLine(_ body: (Line) throws -> Void) throws -> Int {
-        let chunkSize = 1 << 20
-        var buffer = [UInt8](repeating: 0, count: chunkSize)
-        var pending: [UInt8] = []      // the start of a line that continues in the next chunk
-        var overlongLength: Int?       // set while skipping an overlong line
-        var lineNumber = 0
-
-        func emit(_ line: UnsafeRawBufferPointer) throws {
-            lineNumber += 1
-            var view = line
-            if let last = view.last, last == UInt8(ascii: "\r") { view = UnsafeRawBufferPointer(rebasing: view.dropLast()) }
-            if view.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-            try body(Line(number: lineNumber, content: .bytes(view)))
-        }
-
+    /// - Throws: `DuneEventsError` (`inputUnavailable`) when reading fails.
+    /// - Complexity: amortized O(line length); memory is fixed at open.
+    public func next() throws(DuneEventsError) -> Line? {
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
+            guard let line = try nextRaw() else { return nil }
+            if case .bytes(let bytes) = line.content, bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            return line
+        }
+    }
+
+    private func nextRaw() throws(DuneEventsError) -> Line? {
+        var skipped: Int?  // length so far of an overlong line being skipped
+        while true {
+            let window = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
+            if let newline = window.firstIndex(of: UInt8(ascii: "\n")) {
+                let lineEnd = newline  // absolute index into buffer
+                lineNumber += 1
+                defer { start = lineEnd + 1 }
+                if let length = skipped {
+                    return Line(number: lineNumber, content: .overlong(length + (lineEnd - start)))
+                }
+                if lineEnd - start > maximumLineBytes {
+                    return Line(number: lineNumber, content: .overlong(lineEnd - start))
+                }
+                return Line(number: lineNumber, content: .bytes(trimCR(UnsafeRawBufferPointer(rebasing: buffer[start..<lineEnd]))))
+            }
+            if atEOF {
+                guard start < end || skipped != nil else { return nil }
+                lineNumber += 1
+                let length = end - start
+                defer { start = end }
+                if let skippedLength = skipped { return Line(number: lineNumber, content: .overlong(skippedLength + length)) }
+                if length > maximumLineBytes { return Line(number: lineNumber, content: .overlong(length)) }
+                return Line(number: lineNumber, content: .bytes(trimCR(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))))
+            }
+            // No newline in the window: drop an overlong prefix, compact, read more.
+            if skipped != nil || end - start > maximumLineBytes {
+                skipped = (skipped ?? 0) + (end - start)
+                start = end
+            }
+            if start > 0 {
+                let count = end - start
+                if count > 0, let base = buffer.baseAddress {
+                    memmove(base, base + start, count)
+                }
+                start = 0
+                end = count
+            }
+            try fill()
+        }
+    }
+
+    private func fill() throws(DuneEventsError) {
+        while true {
+            let count = read(descriptor, buffer.baseAddress! + end, buffer.count - end)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw DuneEventsError(Errno.current, during: .read, path: name)
             }
-            if count == 0 { break }
-            try buffer.withUnsafeBytes { raw in
-                let chunk = UnsafeRawBufferPointer(rebasing: raw[0..<count])
-                var start = 0
-                while start < chunk.count {
-                    guard let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-                        let rest = chunk.count - start
-                        if let length = overlongLength {
-                            overlongLength = length + rest
-                        } else if pending.count + rest > maximumLineBytes {
-                            overlongLength = pending.count + rest
-                            pending.removeAll()
-                        } else {
-                            pending.append(contentsOf: chunk[start...])
-                        }
-                        return
-                    }
-                    let piece = UnsafeRawBufferPointer(rebasing: chunk[start..<newline])
-                    if let length = overlongLength {
-                        lineNumber += 1
-                        try body(Line(number: lineNumber, content: .overlong(length + piece.count)))
-                        overlongLength = nil
-                    } else if pending.isEmpty {
-                        if piece.count > maximumLineBytes {
-                            lineNumber += 1
-                            try body(Line(number: lineNumber, content: .overlong(piece.count)))
-                        } else {
-                            try emit(piece)
-                        }
-                    } else {
-                        pending.append(contentsOf: piece)
-                        if pending.count > maximumLineBytes {
-                            lineNumber += 1
-                            try body(Line(number: lineNumber, content: .overlong(pending.count)))
-                        } else {
-                            try pending.withUnsafeBytes { line in try emit(line) }
-                        }
-                        pending.removeAll(keepingCapacity: true)
-                    }
-                    start = newline + 1
-                }
-            }
+            if count == 0 { atEOF = true } else { end += count }
+            return
         }
-        if let length = overlongLength {
-            lineNumber += 1
-            try body(Line(number: lineNumber, content: .overlong(length)))
-        } else if !pending.isEmpty {
-            try pending.withUnsafeBytes { line in try emit(line) }
-        }
-        return lineNumber
+    }
+
+    private func trimCR(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        if let last = line.last, last == UInt8(ascii: "\r") { return UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        return line
     }
 }
