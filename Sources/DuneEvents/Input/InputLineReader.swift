@@ -93,7 +93,7 @@ public final class InputLineReader {
         while true {
             let window = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
             if let newline = window.firstIndex(of: UInt8(ascii: "\n")) {
-                let lineEnd = newline  // absolute index into buffer
+                let lineEnd = start + newline  // the window is rebased to 0
                 lineNumber += 1
                 defer { start = lineEnd + 1 }
                 if let length = skipped {

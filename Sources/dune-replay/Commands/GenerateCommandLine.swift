@@ -1,0 +1,52 @@
+import DuneEvents
+
+/// `dune-replay generate`: realistic synthetic input for demos and benchmarks.
+enum GenerateCommandLine {
+    static let subcommand = Subcommand(
+        name: "generate",
+        summary: "Write realistic synthetic input lines (SPEC §3) for demos and benchmarks.",
+        usage: "dune-replay generate [--days N] [--seed S] [--start DATE] [--density K]",
+        details: """
+        OPTIONS:
+          --days N       Days of data (default 180).
+          --seed S       Seed of the deterministic generator (default 1): the same days and seed give
+                         the same bytes on every machine.
+          --start DATE   The first day, YYYY-MM-DD (default \(SyntheticHealthData.defaultStart)).
+          --density K    Multiply the step samples per day by K (for large benchmark inputs; default 1).
+
+        Lines go to stdout: overlapping sleep from several sources, naps, steps from iPhone and Watch,
+        a DST change, a trip to another offset, lb/g/kJ/Cal/mi units, duplicates, corrections,
+        deletions, refresh bursts, superseded and cancelled tasks.
+        """,
+        run: { try run($0) })
+
+    static func run(_ raw: [String]) throws -> ExitCode {
+        let arguments = try Arguments(command: "generate", arguments: raw, options: [
+            .init(name: "--days", takesValue: true), .init(name: "--seed", takesValue: true),
+            .init(name: "--start", takesValue: true), .init(name: "--density", takesValue: true),
+        ])
+        guard arguments.positionals.isEmpty else {
+            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
+        }
+        let days = try arguments.integer("--days", range: 1...100_000) ?? 180
+        let density = try arguments.integer("--density", range: 1...1000) ?? 1
+        var seed: UInt64 = 1
+        if let text = arguments.value("--seed") {
+            guard let value = UInt64(text) else {
+                throw CommandFailure(exitCode: .usage, message: "Error: '--seed' expects a non-negative integer, got '\(text)'", showUsage: true)
+            }
+            seed = value
+        }
+        var start = SyntheticHealthData.defaultStart
+        if let text = arguments.value("--start") {
+            guard let day = DayKey(text) else {
+                throw CommandFailure(exitCode: .usage, message: "Error: '--start' expects a date YYYY-MM-DD, got '\(text)'", showUsage: true)
+            }
+            start = day
+        }
+        SyntheticHealthData(days: days, seed: seed, start: start, density: density).generateBlocks { block in
+            Terminal.out(bytes: Array(block))
+        }
+        return .success
+    }
+}

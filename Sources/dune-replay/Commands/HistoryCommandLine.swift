@@ -1,0 +1,115 @@
+import DuneEvents
+
+/// `dune-replay history`: list events, filtered.
+enum HistoryCommandLine {
+    static let subcommand = Subcommand(
+        name: "history",
+        summary: "List the log's events, filtered by type, kind, date, seq, sample or task.",
+        usage: "dune-replay history [--log PATH] [--type TYPE]... [--kind KIND]... [--since DATE] [--until DATE] [--seq A..B] [--sample ID] [--task ID] [--limit N] [--json]",
+        details: """
+        OPTIONS:
+          --type TYPE      sample.ingested, sample.deleted, refresh.requested, task.started, task.completed,
+                           task.failed, task.cancelled, profile.updated (repeatable; 'task' matches all task.*).
+          --kind KIND      Sample kind (hrv, restingHeartRate, stepCount, bodyMass, bodyFatPercentage,
+                           bodyMassIndex, sleep, workout); repeatable.
+          --since DATE     Events on or after this local date (YYYY-MM-DD): a sample's start, else its 'at'.
+          --until DATE     Events on or before this local date.
+          --seq A..B       Seq range (A.. or ..B open-ended; a single N is one event).
+          --sample ID      Events about one sample id (ingests, corrections, deletion).
+          --task ID        Events of one task.
+          --limit N        At most N events (the first N that match).
+          --json           The stored JSON lines instead of a table.
+        """,
+        run: { try run($0) })
+
+    static func run(_ raw: [String]) throws -> ExitCode {
+        let arguments = try Arguments(command: "history", arguments: raw, options: [
+            LogOptions.log, .init(name: "--type", takesValue: true, repeatable: true), .init(name: "--kind", takesValue: true, repeatable: true),
+            .init(name: "--since", takesValue: true), .init(name: "--until", takesValue: true), .init(name: "--seq", takesValue: true),
+            .init(name: "--sample", takesValue: true), .init(name: "--task", takesValue: true), .init(name: "--limit", takesValue: true),
+            .init(name: "--json", takesValue: false),
+        ])
+        guard arguments.positionals.isEmpty else {
+            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
+        }
+        var filter = HistoryFilter()
+        for name in arguments.all("--type") {
+            if name == "task" {
+                filter.types.formUnion([.taskStarted, .taskCompleted, .taskFailed, .taskCancelled])
+            } else if let type = EventType(rawValue: name) {
+                filter.types.insert(type)
+            } else {
+                throw CommandFailure(exitCode: .usage, message: "Error: unknown event type '\(name)'; expected \(EventType.allCases.map(\.rawValue).joined(separator: ", ")) or task", showUsage: true)
+            }
+        }
+        for name in arguments.all("--kind") {
+            guard let kind = SampleKind(rawValue: name) else {
+                throw CommandFailure(exitCode: .usage, message: "Error: unknown sample kind '\(name)'; expected \(SampleKind.allCases.map(\.rawValue).joined(separator: ", "))", showUsage: true)
+            }
+            filter.kinds.insert(kind)
+        }
+        filter.since = try day(arguments, "--since")
+        filter.until = try day(arguments, "--until")
+        if let text = arguments.value("--seq") { filter.seqs = try seqRange(text) }
+        filter.sampleID = arguments.value("--sample")
+        filter.taskID = arguments.value("--task")
+        let limit = try arguments.integer("--limit", range: 0...Int.max) ?? Int.max
+        let json = arguments.flag("--json")
+
+        let path = LogOptions.path(arguments)
+        try LogOptions.requireExisting(path)
+        var output = OutputBuffer()
+        if !json { output.append(EventFormatting.header + "\n") }
+        var shown = 0
+        struct LimitReached: Error {}
+        do {
+            try LogReader(path: path).forEachBatch(after: (filter.seqs?.lowerBound ?? 1) - 1, through: filter.seqs?.upperBound ?? .max) { batch in
+                for event in batch where filter.matches(event) {
+                    if shown >= limit { throw LimitReached() }
+                    shown += 1
+                    if json {
+                        output.append(bytes: EventCodec.encodeLine(event))
+                    } else {
+                        output.append(EventFormatting.row(event) + "\n")
+                    }
+                }
+            }
+        } catch is LimitReached {}
+        output.flush()
+        return .success
+    }
+
+    private static func day(_ arguments: Arguments, _ name: String) throws(CommandFailure) -> DayKey? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let day = DayKey(text) else {
+            throw CommandFailure(exitCode: .usage, message: "Error: '\(name)' expects a date YYYY-MM-DD, got '\(text)'", showUsage: true)
+        }
+        return day
+    }
+
+    /// `A..B`, `A..`, `..B` or `N`.
+    static func seqRange(_ text: String) throws(CommandFailure) -> ClosedRange<Int> {
+        let failure = CommandFailure(exitCode: .usage, message: "Error: '--seq' expects N, A..B, A.. or ..B with positive integers, got '\(text)'", showUsage: true)
+        if let single = Int(text), single >= 1 { return single...single }
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2 else { throw failure }
+        let lower = parts[0].isEmpty ? 1 : Int(parts[0])
+        let upper = parts[1].isEmpty ? Int.max : Int(parts[1])
+        guard let lower, let upper, lower >= 1, lower <= upper else { throw failure }
+        return lower...upper
+    }
+}
+
+extension String {
+    /// Splits on a separator string (FoundationEssentials-free).
+    func components(separatedBy separator: String) -> [String] {
+        var parts: [String] = []
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: separator) {
+            parts.append(String(rest[..<range.lowerBound]))
+            rest = rest[range.upperBound...]
+        }
+        parts.append(String(rest))
+        return parts
+    }
+}

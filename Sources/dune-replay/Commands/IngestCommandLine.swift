@@ -1,0 +1,105 @@
+import DuneEvents
+
+/// `dune-replay ingest`: validate input lines and append them to the log.
+enum IngestCommandLine {
+    static let subcommand = Subcommand(
+        name: "ingest",
+        summary: "Validate input lines (SPEC §3 JSON lines) and append them to the log.",
+        usage: "dune-replay ingest [--log PATH] [--atomic] [--durability fsync|batch|none] [--wait] [--json] [--progress-json] [FILE...|-]",
+        details: """
+        ARGUMENTS:
+          FILE...                 Input files; '-' (or no FILE with piped stdin) reads stdin.
+
+        OPTIONS:
+          --log PATH              The log (default: $DUNE_LOG, else Logs/events.jsonl).
+          --atomic                Append nothing if any line is rejected or conflicts.
+          --durability MODE       fsync (every event), batch (one fsync per batch; default), none.
+          --wait                  Wait for another writer to finish instead of exiting 75.
+          --json                  Print the summary as JSON.
+          --progress-json         After each durable batch print {"durableSeq":N,"acknowledgedLines":M} on stderr.
+
+        Rejected lines are reported on stderr as INPUT:LINE: reason. Exit status: 0 when every line
+        was appended or already present, 65 when any line was rejected, 66 when an input is missing,
+        74 on an I/O error, 75 when another process is writing the log.
+        """,
+        run: { try await run($0) })
+
+    static func run(_ raw: [String]) async throws -> ExitCode {
+        let arguments = try Arguments(command: "ingest", arguments: raw, options: [
+            LogOptions.log, .init(name: "--atomic", takesValue: false), .init(name: "--durability", takesValue: true),
+            .init(name: "--wait", takesValue: false), .init(name: "--json", takesValue: false),
+            .init(name: "--progress-json", takesValue: false), .init(name: "--format", takesValue: true),
+        ])
+        let durabilityName = try arguments.choice("--durability", EventLog.Durability.allCases.map(\.rawValue)) ?? "batch"
+        let durability = EventLog.Durability(rawValue: durabilityName) ?? .batch
+        let format = try arguments.choice("--format", ["jsonl"]) ?? "jsonl"
+        _ = format
+        var inputs = arguments.positionals
+        if inputs.isEmpty {
+            guard !Terminal.isTerminal(0) else {
+                throw CommandFailure(exitCode: .usage, message: "Error: no input; give FILE... or '-' for stdin", showUsage: true)
+            }
+            inputs = ["-"]
+        }
+        if inputs.filter({ $0 == "-" }).count > 1 {
+            throw CommandFailure(exitCode: .usage, message: "Error: '-' (stdin) given more than once", showUsage: true)
+        }
+        // Open every input before taking the lock, so a typo fails fast with 66 and writes nothing.
+        var readers: [InputLineReader] = []
+        defer { readers.forEach { $0.close() } }
+        for input in inputs { readers.append(try InputLineReader(path: input)) }
+
+        let log = try EventLog(path: LogOptions.path(arguments), options: .init(durability: durability, waitForLock: arguments.flag("--wait")))
+        for warning in await log.warnings { Terminal.err(warning + "\n") }
+        let progressJSON = arguments.flag("--progress-json")
+        var session = IngestSession(
+            log: log, atomic: arguments.flag("--atomic"),
+            onRejection: { Terminal.err("\($0.input):\($0.line): \($0.reason)\n") },
+            onDurable: { progress in
+                if progressJSON {
+                    Terminal.err("{\"acknowledgedLines\":\(progress.acknowledgedLines),\"durableSeq\":\(progress.durableSeq)}\n")
+                }
+            })
+        let summary = try await ingestAll(readers, into: &session)
+        await log.close()
+        if arguments.flag("--json") {
+            Terminal.out(JSONWriter.string(.object(summaryObject(summary))) + "\n")
+        } else {
+            Terminal.out(describe(summary) + "\n")
+        }
+        return summary.rejected + summary.conflicts > 0 ? .dataError : .success
+    }
+
+    private static func ingestAll(_ readers: [InputLineReader], into session: inout IngestSession) async throws -> IngestSession.Summary {
+        for reader in readers {
+            while let line = try reader.next() {
+                try await session.submit(line: line, input: reader.name)
+            }
+        }
+        return try await session.finish()
+    }
+
+    static func summaryObject(_ summary: IngestSession.Summary) -> JSONObject {
+        JSONObject([
+            JSONMember("lines", .number(Double(summary.lines))),
+            JSONMember("appended", .number(Double(summary.appended))),
+            JSONMember("alreadyAppended", .number(Double(summary.alreadyAppended))),
+            JSONMember("conflict", .number(Double(summary.conflicts))),
+            JSONMember("rejected", .number(Double(summary.rejected))),
+            JSONMember("eventsAppended", .number(Double(summary.eventsAppended))),
+            JSONMember("firstSeq", summary.firstSeq.map { .number(Double($0)) } ?? .null),
+            JSONMember("lastSeq", summary.lastSeq.map { .number(Double($0)) } ?? .null),
+            JSONMember("withheld", .bool(summary.withheld)),
+        ])
+    }
+
+    static func describe(_ summary: IngestSession.Summary) -> String {
+        var text = "\(summary.lines) lines: \(summary.appended) appended"
+        if let first = summary.firstSeq, let last = summary.lastSeq {
+            text += " (\(summary.eventsAppended) events, seq \(first)–\(last))"
+        }
+        text += ", \(summary.alreadyAppended) already appended, \(summary.conflicts) conflicts, \(summary.rejected) rejected"
+        if summary.withheld { text += "; --atomic: nothing was appended" }
+        return text
+    }
+}

@@ -1,0 +1,144 @@
+import DuneEvents
+
+/// `dune-replay show SEQ`: one event in full.
+enum ShowCommandLine {
+    static let subcommand = Subcommand(
+        name: "show",
+        summary: "Show one event in full.",
+        usage: "dune-replay show [--log PATH] [--json] SEQ",
+        details: """
+        ARGUMENTS:
+          SEQ       The event's seq.
+
+        OPTIONS:
+          --log PATH  The log.
+          --json      The stored JSON line, exactly as in the log.
+        """,
+        run: { try run($0) })
+
+    static func run(_ raw: [String]) throws -> ExitCode {
+        let arguments = try Arguments(command: "show", arguments: raw, options: [LogOptions.log, .init(name: "--json", takesValue: false)])
+        guard arguments.positionals.count == 1, let seq = Int(arguments.positionals[0]), seq >= 1 else {
+            throw CommandFailure(exitCode: .usage, message: "Error: expected exactly one SEQ (a positive integer)", showUsage: true)
+        }
+        let path = LogOptions.path(arguments)
+        try LogOptions.requireExisting(path)
+        let events = try LogReader(path: path).events(after: seq - 1, through: seq)
+        guard let event = events.first else {
+            throw CommandFailure(exitCode: .dataError, message: "Error: the log '\(path)' has no event with seq \(seq)")
+        }
+        if arguments.flag("--json") {
+            Terminal.out(bytes: EventCodec.encodeLine(event))
+            return .success
+        }
+        var text = """
+        seq         \(event.seq)
+        type        \(event.type.rawValue)
+        id          \(event.id)
+        recordedAt  \(event.recordedAt.text)
+        when        \(event.occurredAt.text) (day \(event.occurredAt.localDate))
+        summary     \(EventFormatting.detail(event))
+        data        \(JSONWriter.string(.object(EventCodec.data(of: event.event))))
+
+        """
+        if case .sampleIngested(let sample) = event.payload {
+            text += "counts for  \(sample.day)\(sample.kind == .sleep ? " (the morning the night ends: local date of end + 6 h)" : "")\n"
+        }
+        Terminal.out(text)
+        return .success
+    }
+}
+
+/// `dune-replay verify`: check every line of the log.
+enum VerifyCommandLine {
+    static let subcommand = Subcommand(
+        name: "verify",
+        summary: "Check the log's integrity: CRC and JSON of every line, gapless seq, unique event ids.",
+        usage: "dune-replay verify [--log PATH] [--json]",
+        details: """
+        OPTIONS:
+          --log PATH  The log.
+          --json      The report as JSON.
+
+        Exit status 0 when the log is intact, 65 when a line is damaged (each problem is named with its
+        line and byte offset), 66 when the log is missing.
+        """,
+        run: { try run($0) })
+
+    static func run(_ raw: [String]) throws -> ExitCode {
+        let arguments = try Arguments(command: "verify", arguments: raw, options: [LogOptions.log, .init(name: "--json", takesValue: false)])
+        let path = LogOptions.path(arguments)
+        try LogOptions.requireExisting(path)
+        let report = try LogVerifier.verify(path: path)
+        if arguments.flag("--json") {
+            let problems: [JSONValue] = report.problems.map {
+                .object(JSONObject([JSONMember("line", .number(Double($0.line))), JSONMember("byteOffset", .number(Double($0.byteOffset))),
+                                    JSONMember("reason", .string($0.reason))]))
+            }
+            Terminal.out(JSONWriter.string(.object(JSONObject([
+                JSONMember("path", .string(path)), JSONMember("ok", .bool(report.isIntact)),
+                JSONMember("lines", .number(Double(report.lines))), JSONMember("bytes", .number(Double(report.bytes))),
+                JSONMember("lastSeq", .number(Double(report.lastSeq))), JSONMember("trailingBytes", .number(Double(report.trailingBytes))),
+                JSONMember("problemCount", .number(Double(report.problemCount))), JSONMember("problems", .array(problems)),
+            ]))) + "\n")
+        } else if report.isIntact {
+            Terminal.out("ok: \(path): \(report.lines) events, seq 1–\(report.lastSeq), \(report.bytes) bytes; every CRC matches, seq is gapless, ids are unique\n")
+        } else {
+            for problem in report.problems { Terminal.err("\(path): \(problem)\n") }
+            if report.problemCount > report.problems.count {
+                Terminal.err("\(path): … and \(report.problemCount - report.problems.count) more problems\n")
+            }
+            if report.trailingBytes > 0 {
+                Terminal.err("\(path): byte \(report.bytes - report.trailingBytes): \(report.trailingBytes) bytes after the last newline (a torn last line; the next ingest moves it to a .torn- side file)\n")
+            }
+            Terminal.out("damaged: \(path): \(report.problemCount) damaged line(s) of \(report.lines)\(report.trailingBytes > 0 ? ", torn tail of \(report.trailingBytes) bytes" : "")\n")
+        }
+        return report.isIntact ? .success : .dataError
+    }
+}
+
+/// `dune-replay stats`: counts over the log.
+enum StatsCommandLine {
+    static let subcommand = Subcommand(
+        name: "stats",
+        summary: "Count the log's events by type, sample kind and source; show its date span and size.",
+        usage: "dune-replay stats [--log PATH] [--json]",
+        details: """
+        OPTIONS:
+          --log PATH  The log.
+          --json      As JSON.
+        """,
+        run: { try run($0) })
+
+    static func run(_ raw: [String]) throws -> ExitCode {
+        let arguments = try Arguments(command: "stats", arguments: raw, options: [LogOptions.log, .init(name: "--json", takesValue: false)])
+        let path = LogOptions.path(arguments)
+        try LogOptions.requireExisting(path)
+        var builder = LogStatistics.Builder()
+        let end = try LogReader(path: path).forEachBatch { batch in
+            for event in batch { builder.add(event) }
+        }
+        let stats = builder.build(bytes: end.validBytes)
+        if arguments.flag("--json") {
+            func counts(_ list: [LogStatistics.Count]) -> JSONValue {
+                .object(JSONObject(list.map { JSONMember($0.name, .number(Double($0.count))) }))
+            }
+            Terminal.out(JSONWriter.string(.object(JSONObject([
+                JSONMember("events", .number(Double(stats.events))), JSONMember("bytes", .number(Double(stats.bytes))),
+                JSONMember("byType", counts(stats.byType)), JSONMember("byKind", counts(stats.byKind)), JSONMember("bySource", counts(stats.bySource)),
+                JSONMember("firstDay", stats.firstDay.map { .string($0.description) } ?? .null),
+                JSONMember("lastDay", stats.lastDay.map { .string($0.description) } ?? .null),
+            ]))) + "\n")
+            return .success
+        }
+        var text = "\(path): \(stats.events) events, \(stats.bytes) bytes"
+        if let first = stats.firstDay, let last = stats.lastDay { text += ", \(first) – \(last) (\(last.ordinal - first.ordinal + 1) days)" }
+        text += "\n"
+        for (title, list) in [("by type", stats.byType), ("by sample kind", stats.byKind), ("by source", stats.bySource)] where !list.isEmpty {
+            text += "\n\(title):\n"
+            for count in list { text += "  " + count.name.padding(28) + String(count.count) + "\n" }
+        }
+        Terminal.out(text)
+        return .success
+    }
+}

@@ -1,0 +1,151 @@
+import DuneEvents
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// `dune-replay`: append to, rebuild from, inspect and verify a DuneEvents log.
+@main
+struct DuneReplay {
+    static let version = "0.1.0"
+
+    /// Every subcommand: its name, one-line summary, usage and handler.
+    static let commands: [Subcommand] = [
+        IngestCommandLine.subcommand,
+        RebuildCommandLine.subcommand,
+        HistoryCommandLine.subcommand,
+        ShowCommandLine.subcommand,
+        VerifyCommandLine.subcommand,
+        StatsCommandLine.subcommand,
+        GenerateCommandLine.subcommand,
+    ]
+
+    static func main() async {
+        signal(SIGPIPE, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let status = await run(arguments)
+        exit(status.rawValue)
+    }
+
+    static func run(_ arguments: [String]) async -> ExitCode {
+        guard let first = arguments.first else {
+            Terminal.err(overview)
+            return .usage
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                Terminal.out(command.help)
+            } else {
+                Terminal.out(overview)
+            }
+            return .success
+        case "--version":
+            Terminal.out("dune-replay \(version)\n")
+            return .success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            Terminal.err("Error: unknown command '\(first)'\n\(overview)")
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            Terminal.out(command.help)
+            return .success
+        }
+        do {
+            return try await command.run(rest)
+        } catch let failure as CommandFailure {
+            Terminal.err(failure.message.hasSuffix("\n") ? failure.message : failure.message + "\n")
+            if failure.showUsage {
+                Terminal.err("Usage: \(command.usage)\n  See 'dune-replay \(command.name) --help' for more information.\n")
+            }
+            return failure.exitCode
+        } catch let error as DuneEventsError {
+            Terminal.err("Error: \(error)\n")
+            return ExitCode(error)
+        } catch {
+            Terminal.err("Error: \(error)\n")
+            return .ioError
+        }
+    }
+
+    static var overview: String {
+        var text = """
+        OVERVIEW: Append to, rebuild from, inspect and verify a DuneEvents log.
+
+        USAGE: dune-replay <command> [options]
+
+        COMMANDS:
+
+        """
+        for command in commands {
+            text += "  " + command.name.padding(9) + command.summary + "\n"
+        }
+        text += """
+
+        The log is --log PATH, else $DUNE_LOG, else Logs/events.jsonl.
+        See 'dune-replay <command> --help' for a command's options; 'dune-replay --version'.
+
+        """
+        return text
+    }
+}
+
+/// A subcommand of `dune-replay`.
+struct Subcommand: Sendable {
+    var name: String
+    var summary: String
+    var usage: String
+    /// The text after the usage line in `--help`.
+    var details: String
+    var run: @Sendable ([String]) async throws -> ExitCode
+
+    var help: String {
+        "OVERVIEW: \(summary)\n\nUSAGE: \(usage)\n\n\(details)\n"
+    }
+}
+
+extension ExitCode {
+    /// The exit status for a library error.
+    init(_ error: DuneEventsError) {
+        switch error.code {
+        case .invalidInput, .conflict, .corruptLog: self = .dataError
+        case .logLocked: self = .tempFail
+        case .inputUnavailable: self = .noInput
+        case .io: self = .ioError
+        }
+    }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters.
+    func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}
+
+/// Options every log command shares.
+enum LogOptions {
+    static let log = Arguments.Option(name: "--log", takesValue: true)
+
+    /// `--log`, else `$DUNE_LOG`, else `Logs/events.jsonl`.
+    static func path(_ arguments: Arguments) -> String {
+        if let path = arguments.value("--log") { return path }
+        if let value = getenv("DUNE_LOG"), let path = String(validatingCString: value), !path.isEmpty { return path }
+        return "Logs/events.jsonl"
+    }
+
+    /// Fails with exit 66 when a reading command's log does not exist.
+    static func requireExisting(_ path: String) throws(CommandFailure) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw CommandFailure(exitCode: .noInput, message: "Error: no log at '\(path)'. Ingest something first ('dune-replay ingest FILE'), or pass --log PATH / set DUNE_LOG")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw CommandFailure(exitCode: .noInput, message: "Error: '\(path)' is a directory, not a log file; pass --log PATH to a file")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import DuneEvents
+
+/// Human-readable one-line descriptions of events for `history`, `show` and `tail`.
+enum EventFormatting {
+    /// `kind value unit  source` and similar, per event type.
+    static func detail(_ event: RecordedEvent) -> String {
+        switch event.payload {
+        case .sampleIngested(let sample):
+            var text = "\(sample.kind.rawValue) "
+            switch sample.reading {
+            case .quantity(let quantity):
+                text += "\(number(quantity.value)) \(sample.kind.canonicalUnit ?? quantity.inputUnit)"
+                if quantity.inputUnit != sample.kind.canonicalUnit {
+                    text += " (\(number(quantity.inputValue)) \(quantity.inputUnit))"
+                }
+            case .sleep(let stage):
+                text += "\(stage.rawValue) \(number(sample.durationSeconds / 60)) min until \(sample.end.text)"
+            case .workout(let workout):
+                text += "\(workout.activityType) \(number(sample.durationSeconds / 60)) min"
+                if let energy = workout.energyKcal { text += ", \(number(energy)) kcal" }
+                if let distance = workout.distanceMeters { text += ", \(number(distance / 1000)) km" }
+                if let volume = workout.volumeKg { text += ", \(number(volume)) kg volume" }
+            }
+            return text + "  [\(sample.source)] id=\(sample.id)"
+        case .sampleDeleted(let deletion):
+            return "delete sample id=\(deletion.sampleID)"
+        case .refreshRequested(let refresh):
+            var text = refresh.source.rawValue
+            if let kind = refresh.kind { text += " (\(kind.rawValue))" }
+            switch refresh.outcome {
+            case .performed: text += " → performed, refresh signal \(refresh.refreshSignal)"
+            case .throttled: text += " → THROTTLED (\(refresh.reason?.rawValue ?? "throttle"))"
+            case .cacheInvalidated: text += " → cache invalidated"
+            }
+            return text
+        case .task(let task):
+            var text = "\(task.feature) task \(task.task) \(task.phase.rawValue)"
+            if let reason = task.reason {
+                text += reason == .superseded ? " (superseded by \(task.supersededBy ?? "?"))" : " (\(reason.rawValue))"
+            }
+            if let error = task.error { text += ": \(error)" }
+            return text
+        case .profileUpdated(let profile):
+            return "sleep target \(number(profile.sleepTargetMinutes)) min"
+        }
+    }
+
+    /// A table row: seq, type, when, detail.
+    static func row(_ event: RecordedEvent) -> String {
+        String(event.seq).padding(7) + event.type.rawValue.padding(18) + event.occurredAt.text.padding(26) + detail(event)
+    }
+
+    static let header = "SEQ".padding(7) + "TYPE".padding(18) + "WHEN".padding(26) + "DETAIL"
+
+    /// A number with at most 3 decimals.
+    static func number(_ value: Double) -> String {
+        JSONWriter.formatNumber((value * 1000).rounded() / 1000)
+    }
+}
