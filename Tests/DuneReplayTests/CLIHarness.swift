@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// Runs the built `dune-replay` binary as a black box.
+struct CLI {
+    /// What one run printed and returned.
+    struct Result: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+    }
+
+    /// The directory of this test process's executable; SwiftPM puts `dune-replay` beside it.
+    static let binary: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("dune-replay").path
+    }()
+
+    let directory: String
+
+    /// Runs `dune-replay arguments…` in `directory` with `stdin` bytes, an environment without `DUNE_LOG`.
+    func run(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws -> Result {
+        try start(arguments, stdin: stdin, environment: environment).finish()
+    }
+
+    /// Starts a run without waiting for it.
+    func start(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws -> Running {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment
+        env["DUNE_LOG"] = nil
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let token = UUID().uuidString
+        let outPath = directory + "/.stdout-\(token)"
+        let errPath = directory + "/.stderr-\(token)"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        if let stdin {
+            let inPath = directory + "/.stdin-\(token)"
+            FileManager.default.createFile(atPath: inPath, contents: Data(stdin))
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        try process.run()
+        return Running(process: process, outPath: outPath, errPath: errPath)
+    }
+
+    struct Running {
+        let process: Process
+        let outPath: String
+        let errPath: String
+
+        func finish() throws -> Result {
+            process.waitUntilExit()
+            let out = try String(contentsOfFile: outPath, encoding: .utf8)
+            let err = try String(contentsOfFile: errPath, encoding: .utf8)
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
+            return Result(status: process.terminationStatus, stdout: out, stderr: err)
+        }
+    }
+
+    // MARK: - Files
+
+    func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
+    }
+
+    func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))
+    }
+
+    func writeBytes(_ name: String, _ bytes: [UInt8]) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name))
+    }
+
+    func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: directory + "/" + name)
+    }
+
+    func listing() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }.sorted()
+    }
+}
+
+/// Runs `body` with a CLI harness in a fresh temporary directory.
+func withCLI(_ body: (CLI) throws -> Void) throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("dune-replay-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    try body(CLI(directory: url.path))
+}
+
+/// Valid input lines for CLI tests.
+enum CLIFixture {
+    static let lines = [
+        #"{"type":"profile","sleepTargetMinutes":450,"at":"2026-02-01T08:00:00+01:00"}"#,
+        #"{"type":"sample","kind":"hrv","id":"H1","start":"2026-02-02T06:00:00+01:00","end":"2026-02-02T06:01:00+01:00","value":48.2,"unit":"ms","source":"Apple Watch"}"#,
+        #"{"type":"sample","kind":"restingHeartRate","id":"R1","start":"2026-02-02T06:00:00+01:00","end":"2026-02-02T06:00:00+01:00","value":52,"unit":"bpm","source":"Apple Watch"}"#,
+        #"{"type":"sample","kind":"sleep","id":"S1","start":"2026-02-01T23:00:00+01:00","end":"2026-02-02T06:30:00+01:00","value":"asleepCore","source":"Apple Watch"}"#,
+        #"{"type":"refresh","source":"foreground","at":"2026-02-02T07:00:00+01:00"}"#,
+        #"{"type":"refresh","source":"healthKitObserver","kind":"hrv","at":"2026-02-02T07:00:20+01:00"}"#,
+        #"{"type":"task","task":"t1","feature":"readiness","phase":"started","at":"2026-02-02T07:00:01+01:00"}"#,
+        #"{"type":"task","task":"t1","feature":"readiness","phase":"completed","at":"2026-02-02T07:00:02+01:00"}"#,
+    ]
+    static var text: String { lines.joined(separator: "\n") + "\n" }
+}
