@@ -22,6 +22,9 @@ struct DuneReplay {
 
     static func main() async {
         signal(SIGPIPE, SIG_IGN)
+        // Past a file-size limit, write(2) then fails with EFBIG (reported as exit 74, the batch
+        // rolled back) instead of the kernel killing the process mid-write.
+        signal(SIGXFSZ, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status = await run(arguments)
         exit(status.rawValue)
