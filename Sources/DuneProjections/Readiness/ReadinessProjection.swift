@@ -12,8 +12,8 @@ public struct ReadinessProjection: Projection, Equatable {
     public static var name: ProjectionName { .readiness }
 
     public private(set) var throughSeq = 0
-    /// The current samples by id.
-    public private(set) var samples = SampleStore()
+    /// The current samples: content of hrv, resting HR and sleep; other kinds by day only.
+    public private(set) var samples = SampleStore(retaining: [.hrv, .restingHeartRate, .sleep])
     /// The latest `profile.updated` sleep target, or `nil` when the log has none.
     public private(set) var profileSleepTargetMinutes: Double?
     /// The `seq` of that `profile.updated` event.

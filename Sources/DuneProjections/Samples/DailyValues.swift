@@ -21,7 +21,7 @@ public struct DailyValues: Sendable, Equatable {
     public let bodyMassIndex: DailyLatest?
     /// The day's workouts in `seq` order.
     public let workouts: [DailyWorkout]
-    /// Every sample of the day, in `seq` order.
+    /// Every sample of the day the projection keeps (see ``SampleStore/retainedKinds``), in `seq` order.
     public let samples: [SampleReference]
 
     /// Computes the values of `date` from its samples.
@@ -32,14 +32,16 @@ public struct DailyValues: Sendable, Equatable {
     public init(date: DayKey, samples: [StoredSample]) {
         self.date = date
         self.samples = samples.map(\.reference)
-        hrv = DailyMean(samples.filter { $0.sample.kind == .hrv })
-        restingHeartRate = DailyMean(samples.filter { $0.sample.kind == .restingHeartRate })
-        sleep = DailySleep(samples.filter { $0.sample.kind == .sleep })
-        steps = DailySteps(samples.filter { $0.sample.kind == .stepCount })
-        bodyMass = DailyLatest(samples.filter { $0.sample.kind == .bodyMass })
-        bodyFatPercentage = DailyLatest(samples.filter { $0.sample.kind == .bodyFatPercentage })
-        bodyMassIndex = DailyLatest(samples.filter { $0.sample.kind == .bodyMassIndex })
-        workouts = samples.compactMap(DailyWorkout.init)
+        var byKind = SamplesByKind()
+        for stored in samples { byKind.append(stored) }
+        hrv = DailyMean(byKind.hrv)
+        restingHeartRate = DailyMean(byKind.restingHeartRate)
+        sleep = DailySleep(byKind.sleep)
+        steps = DailySteps(byKind.stepCount)
+        bodyMass = DailyLatest(byKind.bodyMass)
+        bodyFatPercentage = DailyLatest(byKind.bodyFatPercentage)
+        bodyMassIndex = DailyLatest(byKind.bodyMassIndex)
+        workouts = byKind.workout.compactMap(DailyWorkout.init)
     }
 
     /// Total workout minutes (summed in `seq` order); `nil` when the day has no workout.
@@ -48,6 +50,31 @@ public struct DailyValues: Sendable, Equatable {
         var total = 0.0
         for workout in workouts { total += workout.minutes }
         return total
+    }
+}
+
+/// A day's samples split by kind in one pass, each list in `seq` order.
+private struct SamplesByKind {
+    var hrv: [StoredSample] = []
+    var restingHeartRate: [StoredSample] = []
+    var stepCount: [StoredSample] = []
+    var bodyMass: [StoredSample] = []
+    var bodyFatPercentage: [StoredSample] = []
+    var bodyMassIndex: [StoredSample] = []
+    var sleep: [StoredSample] = []
+    var workout: [StoredSample] = []
+
+    mutating func append(_ stored: StoredSample) {
+        switch stored.sample.kind {
+        case .hrv: hrv.append(stored)
+        case .restingHeartRate: restingHeartRate.append(stored)
+        case .stepCount: stepCount.append(stored)
+        case .bodyMass: bodyMass.append(stored)
+        case .bodyFatPercentage: bodyFatPercentage.append(stored)
+        case .bodyMassIndex: bodyMassIndex.append(stored)
+        case .sleep: sleep.append(stored)
+        case .workout: workout.append(stored)
+        }
     }
 }
 

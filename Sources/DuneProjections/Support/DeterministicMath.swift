@@ -9,6 +9,10 @@
 enum DeterministicMath {
     /// ln 2, the `Double` nearest to it.
     static let ln2 = 0.693_147_180_559_945_3
+    /// ln 2 split Cody–Waite style (as in fdlibm): `ln2High` has its low 32 bits
+    /// zero, so `k · ln2High` is exact for every exponent k a `Double` has.
+    static let ln2High = 6.931_471_803_691_238_164_90e-01
+    static let ln2Low = 1.908_214_929_270_587_700_02e-10
 
     /// The natural logarithm of `x`.
     ///
@@ -34,7 +38,7 @@ enum DeterministicMath {
             series = series * s2 + 1 / denominator
             denominator -= 2
         }
-        return exponent * ln2 + 2 * s * series
+        return exponent * ln2High + (exponent * ln2Low + 2 * s * series)
     }
 
     /// e raised to `x`.
@@ -46,7 +50,7 @@ enum DeterministicMath {
         if x > 709.8 { return .infinity }
         if x < -745.2 { return 0 }
         let k = (x / ln2).rounded()
-        let r = x - k * ln2
+        let r = (x - k * ln2High) - k * ln2Low
         // Horner form of 1 + r(1 + r/2(1 + r/3(… (1 + r/22)))).
         var series = 1.0
         var n = 22.0

@@ -5,7 +5,7 @@ public struct TrendsProjection: Projection, Equatable {
     public static var name: ProjectionName { .trends }
 
     public private(set) var throughSeq = 0
-    /// The current samples by id.
+    /// The current samples, every kind.
     public private(set) var samples = SampleStore()
 
     public init() {}

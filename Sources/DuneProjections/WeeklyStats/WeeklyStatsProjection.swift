@@ -5,8 +5,8 @@ public struct WeeklyStatsProjection: Projection, Equatable {
     public static var name: ProjectionName { .weeklyStats }
 
     public private(set) var throughSeq = 0
-    /// The current samples by id.
-    public private(set) var samples = SampleStore()
+    /// The current samples: content of steps and workouts; other kinds by day only.
+    public private(set) var samples = SampleStore(retaining: [.stepCount, .workout])
 
     public init() {}
 
