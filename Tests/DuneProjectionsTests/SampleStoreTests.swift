@@ -1,0 +1,63 @@
+import DuneEvents
+import DuneProjections
+import Testing
+
+/// Per-sample state: corrections replace, deletions remove, kept in `seq` order.
+struct SampleStoreTests {
+    private func store(_ log: LogBuilder, retaining kinds: Set<SampleKind> = Set(SampleKind.allCases)) -> SampleStore {
+        var store = SampleStore(retaining: kinds)
+        for event in log.events { store.apply(event) }
+        return store
+    }
+
+    @Test func correctionIsAppendedWithItsNewSeqAndKeepsTheDayInSeqOrder() throws {
+        var log = LogBuilder()
+        try log.quantity(.hrv, id: "a", start: "2026-03-02T07:00:00Z", value: 40)
+        try log.quantity(.hrv, id: "b", start: "2026-03-02T08:00:00Z", value: 50)
+        try log.quantity(.hrv, id: "c", start: "2026-03-02T09:00:00Z", value: 60)
+        try log.quantity(.hrv, id: "a", start: "2026-03-02T07:00:00Z", value: 45)
+        let store = store(log)
+        #expect(store.samples(on: try day("2026-03-02")).map(\.reference)
+            == [SampleReference(id: "b", seq: 2), SampleReference(id: "c", seq: 3), SampleReference(id: "a", seq: 4)])
+        #expect(store.sample(id: "a")?.sample.quantity?.value == 45)
+        #expect(store.count == 3)
+    }
+
+    @Test func samplesOfKindsNotRetainedStillMakeDaysAndCanBeDeletedOrMoved() throws {
+        var log = LogBuilder()
+        try log.quantity(.stepCount, id: "s1", start: "2026-03-02T12:00:00Z", value: 100)
+        try log.quantity(.stepCount, id: "s2", start: "2026-03-03T12:00:00Z", value: 100)
+        try log.quantity(.hrv, id: "h1", start: "2026-03-03T07:00:00Z", value: 50)
+        var store = store(log, retaining: [.hrv])
+        #expect(store.days == [try day("2026-03-02"), try day("2026-03-03")])
+        #expect(store.samples(on: try day("2026-03-02")).isEmpty)
+        #expect(store.dailyValues(on: try day("2026-03-02"))?.steps == nil)
+        #expect(store.sample(id: "s1") == nil)
+
+        try log.delete(id: "s1")
+        try log.quantity(.stepCount, id: "s2", start: "2026-03-04T12:00:00Z", value: 100)  // moves s2
+        store = self.store(log, retaining: [.hrv])
+        #expect(store.days == [try day("2026-03-03"), try day("2026-03-04")])
+        #expect(store.count == 2)  // s2 and h1
+    }
+
+    @Test func deletingTheLastSampleOfADayRemovesTheDay() throws {
+        var log = LogBuilder()
+        try log.quantity(.hrv, id: "h1", start: "2026-03-02T07:00:00Z", value: 50)
+        try log.quantity(.hrv, id: "h2", start: "2026-03-03T07:00:00Z", value: 50)
+        try log.delete(id: "h1")
+        try log.delete(id: "h1")  // again: nothing left to delete
+        let store = store(log)
+        #expect(store.days == [try day("2026-03-03")])
+        #expect(store.dailyValues(on: try day("2026-03-02")) == nil)
+    }
+
+    @Test func deletedSampleCanComeBack() throws {
+        var log = LogBuilder()
+        try log.quantity(.hrv, id: "h1", start: "2026-03-02T07:00:00Z", value: 50)
+        try log.delete(id: "h1")
+        try log.quantity(.hrv, id: "h1", start: "2026-03-02T07:00:00Z", value: 55)
+        #expect(store(log).dailyValues(on: try day("2026-03-02"))?.hrv
+            == DailyMean(value: 55, samples: [SampleReference(id: "h1", seq: 3)]))
+    }
+}
