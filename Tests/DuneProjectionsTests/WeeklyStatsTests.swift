@@ -44,6 +44,8 @@ struct WeeklyStatsTests {
             + ["2026-02-26", "2026-02-27", "2026-02-28", "2026-03-01"].map(emptyDay).joined(separator: ",")
             + #"],"distanceKm":15,"durationMinutes":135,"steps":12000,"strengthVolumeKg":5000,"vsPreviousWeek":null,"week":"2026-W09","workouts":3}"#
         #expect(json(model.weeks[0].jsonValue) == week9)
+        #expect(model.weeks[0].workouts.map(\.sample) == [SampleReference(id: "run1", seq: 1), SampleReference(id: "lift", seq: 3),
+                                                          SampleReference(id: "run2", seq: 4)])
 
         // W10 vs W09: every workout field falls by 100 %; steps 10 000 − 12 000 = −2000, −2000/12 000 = −16.667 %.
         #expect(json(try #require(model.weeks[1].vsPreviousWeek).jsonValue) == #"{"activeDays":{"changePercent":-100,"delta":-2},"activeEnergyKcal":{"changePercent":-100,"delta":-1100},"distanceKm":{"changePercent":-100,"delta":-15},"durationMinutes":{"changePercent":-100,"delta":-135},"steps":{"changePercent":-16.667,"delta":-2000},"strengthVolumeKg":{"changePercent":-100,"delta":-5000},"workouts":{"changePercent":-100,"delta":-3}}"#)

@@ -1,39 +1,5 @@
 import DuneEvents
 
-/// Where a feature's loading stands.
-public enum LoadPhase: String, Sendable, Hashable, CaseIterable {
-    case notStarted
-    case loading
-    case loaded
-    case failed
-}
-
-/// Task event counts of a feature.
-public struct TaskCounts: Sendable, Equatable {
-    /// Every `task.started`.
-    public var started = 0
-    /// Completions of the current task.
-    public var completed = 0
-    /// Failures of the current task.
-    public var failed = 0
-    /// Cancellations of the current task (superseded, requested, cancelled-error).
-    public var cancelled = 0
-    /// Completions, failures and cancellations of tasks that were not current.
-    public var staleIgnored = 0
-
-    public init() {}
-}
-
-/// What a `task.*` event did to a feature's state (for `explain`).
-public enum TaskEventEffect: String, Sendable, Hashable {
-    case started
-    case completed
-    case failed
-    case cancelled
-    /// The task was not the feature's current one: counted, nothing else changed.
-    case staleIgnored
-}
-
 /// One feature's load state (SPEC §6 sync status).
 public struct FeatureLoadState: Sendable, Equatable {
     public let feature: String

@@ -69,24 +69,3 @@ public enum TrendFormula {
         return days
     }
 }
-
-/// One day of training load.
-public struct TrainingLoadDay: Sendable, Equatable {
-    public let date: DayKey
-    /// Workout minutes that day (0 when none).
-    public let load: Double
-    /// Chronic training load after the day.
-    public let ctl: Double
-    /// Acute training load after the day.
-    public let atl: Double
-    /// Training stress balance: yesterday's CTL − ATL.
-    public let tsb: Double
-
-    public init(date: DayKey, load: Double, ctl: Double, atl: Double, tsb: Double) {
-        self.date = date
-        self.load = load
-        self.ctl = ctl
-        self.atl = atl
-        self.tsb = tsb
-    }
-}

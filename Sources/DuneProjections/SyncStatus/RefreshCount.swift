@@ -1,0 +1,14 @@
+import DuneEvents
+
+/// How many refresh requests from one source had one outcome.
+public struct RefreshCount: Sendable, Equatable {
+    public let source: RefreshSource
+    public let outcome: RefreshOutcome
+    public internal(set) var count: Int
+
+    public init(source: RefreshSource, outcome: RefreshOutcome, count: Int) {
+        self.source = source
+        self.outcome = outcome
+        self.count = count
+    }
+}

@@ -1,0 +1,58 @@
+import DuneEvents
+
+/// One metric's daily series and its change over the last weeks.
+public struct MetricTrend: Sendable, Equatable {
+    public let metric: TrendMetric
+    /// Days that have a value, ascending (no zero-filled days).
+    public let series: DailySeries
+    /// ``series`` with avg7 and avg28 per day.
+    public let daily: [TrendPoint]
+    /// The values in L−6…L (avg7 of L is their mean); empty without a last day.
+    public let recent: DailyWindow?
+    /// The values in L−34…L−7.
+    public let baseline: DailyWindow?
+    /// Unrounded; `nil` when insufficient.
+    public let changePercent: Double?
+    public let direction: TrendDirection
+
+    /// The trend of `series` for the last day `lastDay`.
+    public init(metric: TrendMetric, series: DailySeries, lastDay: DayKey?) {
+        self.metric = metric
+        self.series = series
+        daily = series.days.indices.map { index in
+            let day = series.days[index]
+            return TrendPoint(date: day, value: series.values[index],
+                              avg7: TrendFormula.avg7(series, on: day) ?? series.values[index],
+                              avg28: TrendFormula.avg28(series, on: day) ?? series.values[index])
+        }
+        if let lastDay {
+            let recent = series.window(from: lastDay.adding(days: -6), through: lastDay)
+            let baseline = series.window(from: lastDay.adding(days: -34), through: lastDay.adding(days: -7))
+            self.recent = recent
+            self.baseline = baseline
+            changePercent = TrendFormula.changePercent(recent: recent, baseline: baseline)
+        } else {
+            recent = nil
+            baseline = nil
+            changePercent = nil
+        }
+        direction = TrendFormula.direction(changePercent: changePercent)
+    }
+}
+
+/// A metric's value on a day with its 7- and 28-day means.
+public struct TrendPoint: Sendable, Equatable {
+    public let date: DayKey
+    public let value: Double
+    /// Mean of the values in D−6…D.
+    public let avg7: Double
+    /// Mean of the values in D−27…D.
+    public let avg28: Double
+
+    public init(date: DayKey, value: Double, avg7: Double, avg28: Double) {
+        self.date = date
+        self.value = value
+        self.avg7 = avg7
+        self.avg28 = avg28
+    }
+}
