@@ -151,23 +151,3 @@ extension SyntheticGenerator {
         batch.end()
     }
 }
-
-/// The units one workout line is written in.
-struct WorkoutUnits {
-    enum Energy { case kcal, largeCalorie, kilojoule }
-    enum Distance { case kilometre, mile, metre }
-
-    var energy: Energy
-    var distance: Distance
-
-    /// Mostly kcal and km, sometimes Cal, kJ, mi or m, as different apps write them.
-    init(_ activity: SyntheticWorkout.Activity, _ random: inout SyntheticRandom) {
-        let energyRoll = random.unit()
-        energy = energyRoll < 0.8 ? .kcal : energyRoll < 0.9 ? .largeCalorie : .kilojoule
-        let distanceRoll = random.unit()
-        switch activity {
-        case .walking: distance = distanceRoll < 0.8 ? .kilometre : distanceRoll < 0.9 ? .metre : .mile
-        default: distance = distanceRoll < 0.85 ? .kilometre : .mile
-        }
-    }
-}
