@@ -1,55 +1,63 @@
 /// SHA-256 (FIPS 180-4) in plain Swift, for the stable ids of imported records.
 ///
 /// The toolchain has no hash in the standard library and the project takes no
-/// third-party packages (swift-crypto), so this is the textbook algorithm: a
-/// few hundred bytes per record, hashed once at import. It is checked against
-/// the FIPS test vectors in the tests.
+/// third-party packages (swift-crypto), so this is the textbook algorithm,
+/// checked against the FIPS test vectors in the tests. Each emitted record
+/// hashes about 150 bytes, so the block function works on raw memory to
+/// stay cheap next to the scanning.
 struct HealthExportSHA256 {
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-        (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
-    private var block = [UInt8](repeating: 0, count: 64)
-    private var schedule = [UInt32](repeating: 0, count: 64)
-    private var blockCount = 0
+    private var state: [UInt32] = [
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+    ]
+    private var pending: [UInt8] = []
     private var totalBytes: UInt64 = 0
 
-    init() {}
+    init() {
+        pending.reserveCapacity(64)
+    }
 
     /// The 32-byte digest of `bytes`.
-    static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var hasher = HealthExportSHA256()
         hasher.update(bytes)
         return hasher.finish()
     }
 
-    mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            block[blockCount] = byte
-            blockCount += 1
-            totalBytes &+= 1
-            if blockCount == 64 {
-                compress()
-                blockCount = 0
-            }
+    /// Adds `bytes` to the message.
+    mutating func update(_ bytes: [UInt8]) {
+        totalBytes &+= UInt64(bytes.count)
+        var index = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, bytes.count)
+            pending.append(contentsOf: bytes[0..<take])
+            index = take
+            guard pending.count == 64 else { return }
+            let block = pending
+            block.withUnsafeBytes { compress($0, blocks: 1) }
+            pending.removeAll(keepingCapacity: true)
         }
+        let whole = (bytes.count - index) / 64
+        if whole > 0 {
+            bytes.withUnsafeBytes { raw in
+                compress(UnsafeRawBufferPointer(rebasing: raw[index..<(index + whole * 64)]), blocks: whole)
+            }
+            index += whole * 64
+        }
+        pending.append(contentsOf: bytes[index...])
     }
 
     /// Pads, compresses the last block(s) and returns the digest.
     mutating func finish() -> [UInt8] {
         let bitLength = totalBytes &* 8
-        block[blockCount] = 0x80
-        blockCount += 1
-        if blockCount > 56 {
-            for index in blockCount..<64 { block[index] = 0 }
-            compress()
-            blockCount = 0
-        }
-        for index in blockCount..<56 { block[index] = 0 }
-        for index in 0..<8 { block[56 + index] = UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64(index))) }
-        compress()
-        blockCount = 0
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        tail.withUnsafeBytes { compress($0, blocks: tail.count / 64) }
+        pending.removeAll(keepingCapacity: true)
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
+        for word in state {
             digest.append(UInt8(truncatingIfNeeded: word >> 24))
             digest.append(UInt8(truncatingIfNeeded: word >> 16))
             digest.append(UInt8(truncatingIfNeeded: word >> 8))
@@ -76,29 +84,41 @@ struct HealthExportSHA256 {
         (value >> count) | (value << (32 - count))
     }
 
-    private mutating func compress() {
-        for index in 0..<16 {
-            schedule[index] = UInt32(block[4 * index]) << 24 | UInt32(block[4 * index + 1]) << 16
-                | UInt32(block[4 * index + 2]) << 8 | UInt32(block[4 * index + 3])
+    /// Runs the block function over `blocks` consecutive 64-byte blocks of `data`.
+    private mutating func compress(_ data: UnsafeRawBufferPointer, blocks: Int) {
+        var h0 = state[0], h1 = state[1], h2 = state[2], h3 = state[3]
+        var h4 = state[4], h5 = state[5], h6 = state[6], h7 = state[7]
+        Self.roundConstants.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for block in 0..<blocks {
+                    let base = block * 64
+                    for index in 0..<16 {
+                        let offset = base + 4 * index
+                        w[index] = UInt32(data[offset]) << 24 | UInt32(data[offset + 1]) << 16
+                            | UInt32(data[offset + 2]) << 8 | UInt32(data[offset + 3])
+                    }
+                    for index in 16..<64 {
+                        let w15 = w[index - 15], w2 = w[index - 2]
+                        let s0 = Self.rotateRight(w15, 7) ^ Self.rotateRight(w15, 18) ^ (w15 >> 3)
+                        let s1 = Self.rotateRight(w2, 17) ^ Self.rotateRight(w2, 19) ^ (w2 >> 10)
+                        w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
+                    }
+                    var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                    for index in 0..<64 {
+                        let s1 = Self.rotateRight(e, 6) ^ Self.rotateRight(e, 11) ^ Self.rotateRight(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
+                        let s0 = Self.rotateRight(a, 2) ^ Self.rotateRight(a, 13) ^ Self.rotateRight(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        let t2 = s0 &+ majority
+                        h = g; g = f; f = e; e = d &+ t1
+                        d = c; c = b; b = a; a = t1 &+ t2
+                    }
+                    h0 = h0 &+ a; h1 = h1 &+ b; h2 = h2 &+ c; h3 = h3 &+ d
+                    h4 = h4 &+ e; h5 = h5 &+ f; h6 = h6 &+ g; h7 = h7 &+ h
+                }
+            }
         }
-        for index in 16..<64 {
-            let w15 = schedule[index - 15], w2 = schedule[index - 2]
-            let s0 = Self.rotateRight(w15, 7) ^ Self.rotateRight(w15, 18) ^ (w15 >> 3)
-            let s1 = Self.rotateRight(w2, 17) ^ Self.rotateRight(w2, 19) ^ (w2 >> 10)
-            schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = state
-        for index in 0..<64 {
-            let s1 = Self.rotateRight(e, 6) ^ Self.rotateRight(e, 11) ^ Self.rotateRight(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ Self.roundConstants[index] &+ schedule[index]
-            let s0 = Self.rotateRight(a, 2) ^ Self.rotateRight(a, 13) ^ Self.rotateRight(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            h = g; g = f; f = e; e = d &+ t1
-            d = c; c = b; b = a; a = t1 &+ t2
-        }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                 state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+        state = [h0, h1, h2, h3, h4, h5, h6, h7]
     }
 }
