@@ -244,6 +244,14 @@ struct AppleHealthHostileInputTests {
         #expect(outcome.error?.hasLocation() == true)
     }
 
+    @Test func overlongElementNameIsAnError() throws {
+        let head = Fixture.writer.header()
+        let name = String(repeating: "n", count: 5000)
+        let outcome = try importAppleHealthExport(head + " <Workout><\(name)>\n</\(name)></Workout>\n</HealthData>\n")
+        #expect(outcome.error?.message.contains("element name is longer than 1024 bytes") == true)
+        #expect(outcome.error?.location.byteOffset == head.utf8.count + 11)
+    }
+
     @Test func manyDistinctRecordTypesAreCountedInBoundedMemory() throws {
         var xml = Fixture.writer.header()
         for index in 0..<(HealthExportTally.maximumTypes + 50) {

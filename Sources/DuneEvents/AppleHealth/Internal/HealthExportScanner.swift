@@ -61,13 +61,20 @@ enum HealthExportScanEvent {
 /// export has `<!ATTLIST …>` declarations, and iOS 16 wrote one without its
 /// closing `>`; the skipper only tracks comments, quoted literals and the
 /// closing `]>`, so such damage inside the DTD does not matter. Entity
-/// references are decoded later, per attribute, by ``decodedValue(_:)``.
+/// references are decoded later, per attribute, by ``decodedValue(named:)``.
+///
+/// Tolerated, because real exports contain them and they harm nothing here:
+/// control characters such as U+000B in values (iOS 16 wrote them), a `<`
+/// inside a quoted value, a repeated attribute name (the first one counts).
 ///
 /// Every failure is a `DuneEventsError(.invalidInput)` whose location has the
 /// path, line and byte offset, and whose message says how to fix it.
 final class HealthExportScanner {
     /// The deepest nesting accepted (real exports nest four deep).
     static let maximumDepth = 64
+    /// The longest element name accepted (the longest real one has 32 bytes);
+    /// open elements keep unknown names, so this bounds the stack's memory.
+    static let maximumNameBytes = 1024
 
     let path: String
     let maximumElementBytes: Int
@@ -218,8 +225,16 @@ final class HealthExportScanner {
         }
         index += 1
         while index < end, HealthExportBytes.isNameByte(bytes[index]) { index += 1 }
-        guard index < end else { return nil }
+        guard index < end else {
+            if index - nameStart > Self.maximumNameBytes {
+                throw malformed("an element name is longer than \(Self.maximumNameBytes) bytes", at: nameStart)
+            }
+            return nil
+        }
         let nameCount = index - nameStart
+        guard nameCount <= Self.maximumNameBytes else {
+            throw malformed("an element name is longer than \(Self.maximumNameBytes) bytes", at: nameStart)
+        }
         attributes.removeAll(keepingCapacity: true)
         var isSelfClosing = false
         while true {
