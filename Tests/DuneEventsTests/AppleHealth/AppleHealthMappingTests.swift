@@ -261,12 +261,15 @@ struct AppleHealthMappingTests {
             .raw(" <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Tom &amp; Jerry&apos;s &lt;Watch&gt; &quot;2&quot; &#x2019;&#8217;&#160;x\" unit=\"count\" value=\"3\" startDate=\"2024-02-28 07:00:00 +0100\" endDate=\"2024-02-28 07:01:00 +0100\"/>\n"),
             Fixture.quantity("StepCount", "4", "count", source: "Anna’s\u{00A0}Apple\tWatch\n"),
             .raw(" <Record type='HKQuantityTypeIdentifierStepCount' sourceName='single \"quoted\"' unit='count' value='5' startDate='2024-02-28 07:00:00 +0100' endDate='2024-02-28 07:01:00 +0100' />\n"),
+            // iOS 16 exports contain U+000B, which XML forbids; it is kept.
+            .raw(" <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Watch\u{0B}\" unit=\"count\" value=\"6\" startDate=\"2024-02-28 07:00:00 +0100\" endDate=\"2024-02-28 07:01:00 +0100\"/>\n"),
         ]))
         #expect(outcome.error == nil)
         #expect(outcome.inputs.map { $0["source"] } == [
             .string("Tom & Jerry's <Watch> \"2\" ’’\u{00A0}x"),
             .string("Anna’s\u{00A0}Apple\tWatch\n"),
             .string("single \"quoted\""),
+            .string("Watch\u{0B}"),
         ])
     }
 
