@@ -1,0 +1,67 @@
+import DuneEvents
+
+/// A feature's load phase, step by step: folds the feature's `task.*` events
+/// with ``FeatureLoadState`` (the sync-status projection's own fold) and keeps
+/// what each event did.
+///
+/// ```swift
+/// var trace = FeatureLoadTrace(feature: "readiness")
+/// for event in events { trace.apply(event) }
+/// trace.state.phase       // as in sync-status.json
+/// trace.steps.last?.effect
+/// ```
+public struct FeatureLoadTrace: Sendable, Equatable {
+    /// The state after the events folded so far.
+    public private(set) var state: FeatureLoadState
+    /// One step per task event of the feature, in `seq` order.
+    public private(set) var steps: [FeatureLoadStep] = []
+
+    public init(feature: String) {
+        state = FeatureLoadState(feature: feature)
+    }
+
+    public var feature: String { state.feature }
+
+    /// Folds a `task.*` event of the feature; other events are ignored.
+    public mutating func apply(_ event: RecordedEvent) {
+        guard case .task(let record) = event.payload, record.feature == state.feature else { return }
+        let before = state.phase
+        let effect = state.apply(record, seq: event.seq)
+        steps.append(FeatureLoadStep(seq: event.seq, record: record, effect: effect, phaseBefore: before,
+                                     phaseAfter: state.phase, currentTaskAfter: state.currentTask))
+    }
+
+    /// Tasks that started and have no later completion, failure or cancellation, by start `seq`.
+    public var unfinishedTasks: [FeatureLoadStep] {
+        var open: [FeatureLoadStep] = []
+        for step in steps {
+            if step.record.phase == .started {
+                open.append(step)
+            } else {
+                open.removeAll { $0.record.task == step.record.task }
+            }
+        }
+        return open
+    }
+}
+
+/// One task event and what it did to the feature.
+public struct FeatureLoadStep: Sendable, Equatable {
+    public let seq: Int
+    public let record: TaskRecord
+    public let effect: TaskEventEffect
+    public let phaseBefore: LoadPhase
+    public let phaseAfter: LoadPhase
+    /// The task in flight after the event.
+    public let currentTaskAfter: String?
+
+    public init(seq: Int, record: TaskRecord, effect: TaskEventEffect, phaseBefore: LoadPhase, phaseAfter: LoadPhase,
+                currentTaskAfter: String?) {
+        self.seq = seq
+        self.record = record
+        self.effect = effect
+        self.phaseBefore = phaseBefore
+        self.phaseAfter = phaseAfter
+        self.currentTaskAfter = currentTaskAfter
+    }
+}

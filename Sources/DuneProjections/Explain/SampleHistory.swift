@@ -1,0 +1,65 @@
+import DuneEvents
+
+/// Every log event that names one of a set of sample ids, in `seq` order:
+/// the history `explain` shows for each sample behind a value.
+///
+/// A pure fold, like the projections: feed it the log's events in order.
+///
+/// ```swift
+/// var history = SampleHistory(ids: ["H1", "H2"])
+/// for event in events { history.apply(event) }
+/// history.entries(for: "H1")   // its ingests, corrections and deletion
+/// ```
+public struct SampleHistory: Sendable, Equatable {
+    /// The ids whose events are kept.
+    public let ids: Set<String>
+    private var entriesByID: [String: [SampleHistoryEntry]] = [:]
+
+    /// A history of `ids`, before any event.
+    public init(ids: some Sequence<String>) {
+        self.ids = Set(ids)
+    }
+
+    /// Keeps `event` when it ingests, corrects or deletes one of ``ids``.
+    public mutating func apply(_ event: RecordedEvent) {
+        switch event.payload {
+        case .sampleIngested(let sample) where ids.contains(sample.id):
+            entriesByID[sample.id, default: []].append(SampleHistoryEntry(seq: event.seq, change: .ingested(sample)))
+        case .sampleDeleted(let deletion) where ids.contains(deletion.sampleID):
+            entriesByID[deletion.sampleID, default: []].append(SampleHistoryEntry(seq: event.seq, change: .deleted(at: deletion.at)))
+        default:
+            break
+        }
+    }
+
+    /// The events that named `id`, in `seq` order (empty when none).
+    public func entries(for id: String) -> [SampleHistoryEntry] {
+        entriesByID[id] ?? []
+    }
+}
+
+/// One event in a sample's history.
+public struct SampleHistoryEntry: Sendable, Equatable {
+    /// The event's `seq`.
+    public let seq: Int
+    public let change: SampleChange
+
+    public init(seq: Int, change: SampleChange) {
+        self.seq = seq
+        self.change = change
+    }
+}
+
+/// What an event did to a sample id.
+public enum SampleChange: Sendable, Equatable {
+    /// `sample.ingested`: a first version, or a correction of an earlier one.
+    case ingested(Sample)
+    /// `sample.deleted`, with the deletion's `at`.
+    case deleted(at: Timestamp)
+
+    /// The version's content, or `nil` for a deletion.
+    public var sample: Sample? {
+        if case .ingested(let sample) = self { return sample }
+        return nil
+    }
+}
