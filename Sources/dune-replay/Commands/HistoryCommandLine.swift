@@ -19,6 +19,10 @@ enum HistoryCommandLine {
           --task ID        Events of one task.
           --limit N        At most N events (the first N that match).
           --json           The stored JSON lines instead of a table.
+
+        Rows marked '!' stand out: a throttled refresh, and a task that started and never ended
+        (no completion, failure or cancellation later in the log). On a terminal they are in colour
+        unless NO_COLOR is set.
         """,
         run: { try run($0) })
 
@@ -58,6 +62,9 @@ enum HistoryCommandLine {
 
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
+        // Tasks that never ended are known only at the log's end: one pass first (tables only).
+        let unfinished = json ? [] : try EventMarker.unfinishedTaskStarts(path: path)
+        let color = Terminal.colorEnabled(1)
         var output = OutputBuffer()
         if !json { output.append(EventFormatting.header + "\n") }
         var shown = 0
@@ -70,7 +77,7 @@ enum HistoryCommandLine {
                     if json {
                         output.append(bytes: EventCodec.encodeLine(event))
                     } else {
-                        output.append(EventFormatting.row(event) + "\n")
+                        output.append(EventFormatting.row(event, marker: EventMarker.marker(for: event, unfinishedStarts: unfinished), color: color) + "\n")
                     }
                 }
             }
