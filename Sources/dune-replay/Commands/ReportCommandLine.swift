@@ -1,0 +1,49 @@
+import DuneEvents
+import DuneProjections
+import Foundation
+
+/// `dune-replay report`: a terminal summary, or a self-contained HTML report with charts.
+enum ReportCommandLine {
+    static let subcommand = Subcommand(
+        name: "report",
+        summary: "Summarise readiness, HRV, sleep, weeks and training load; --html FILE writes a report with charts.",
+        usage: "dune-replay report [--log PATH] [--html FILE|-]",
+        details: """
+        OPTIONS:
+          --log PATH    The log.
+          --html FILE   Write one self-contained HTML file (inline SVG charts, no scripts, no network):
+                        readiness with sub-scores, HRV with its normal band, sleep per night, weekly
+                        volume, training load, and tables. '-' writes it to stdout.
+
+        Without --html: readiness on the last day with data, its sub-scores and a 28-day sparkline,
+        HRV against its normal range, last night's sleep, this week vs last week, CTL / ATL / TSB.
+        "Today" is the last day with data (no clock is read), so the same log gives the same report.
+        """,
+        run: { try await run($0) })
+
+    static func run(_ raw: [String]) async throws -> ExitCode {
+        let arguments = try Arguments(command: "report", arguments: raw, options: [LogOptions.log, .init(name: "--html", takesValue: true)])
+        guard arguments.positionals.isEmpty else {
+            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
+        }
+        let path = LogOptions.path(arguments)
+        try LogOptions.requireExisting(path)
+        let data = try await ReportData.load(path: path)
+        guard let html = arguments.value("--html") else {
+            Terminal.out(TerminalReport.text(data, color: Terminal.colorEnabled(1)))
+            return .success
+        }
+        let page = HTMLReport.html(data)
+        if html == "-" {
+            Terminal.out(page)
+        } else {
+            do {
+                try Data(page.utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+            } catch {
+                throw CommandFailure(exitCode: .ioError, message: "Error: cannot write the report to '\(html)': \(error.localizedDescription)")
+            }
+            Terminal.out("Wrote \(html) (\(page.utf8.count) bytes)\n")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// A one-line progress counter on stderr for long `rebuild`, `ingest` and
+/// `report` runs: redrawn in place at most five times a second, and only when
+/// stderr is a terminal (nothing at all otherwise, so logs and pipes stay clean).
+final class ProgressMeter {
+    private let label: String
+    private var lastDraw = 0.0
+    private var drawn = false
+    /// Seconds between redraws.
+    static let interval = 0.2
+
+    /// A meter, or `nil` when stderr is not a terminal.
+    init?(label: String) {
+        guard Terminal.isTerminal(2) else { return nil }
+        self.label = label
+        lastDraw = Self.now()
+    }
+
+    /// Shows `status` ("12000 events, seq 12000") unless the last redraw was under ``interval`` ago.
+    func update(_ status: @autoclosure () -> String) {
+        let now = Self.now()
+        guard now - lastDraw >= Self.interval else { return }
+        lastDraw = now
+        drawn = true
+        Terminal.err("\r\u{1B}[K\(label): \(status())")
+    }
+
+    /// Clears the line (call before printing anything else on stderr, and at the end).
+    func finish() {
+        guard drawn else { return }
+        drawn = false
+        Terminal.err("\r\u{1B}[K")
+    }
+
+    /// Monotonic seconds: for pacing the display only, never for data.
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

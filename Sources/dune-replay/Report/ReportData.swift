@@ -1,0 +1,68 @@
+import DuneEvents
+import DuneProjections
+
+/// Everything `dune-replay report` shows, read from the four projections after
+/// one replay of the log. No clock: "today" is the last day with data.
+struct ReportData {
+    let throughSeq: Int
+    let readiness: ReadinessModel
+    let trends: TrendsModel
+    let weekly: WeeklyStatsModel
+    let sync: SyncStatusModel
+    /// The last readiness day's sleep, with its intervals after union.
+    let lastNight: DailySleep?
+    /// Current samples per source (every kind), sources in UTF-8 order.
+    let sources: [SourceCount]
+
+    /// A source's share of the current samples.
+    struct SourceCount {
+        let source: String
+        let samples: Int
+    }
+
+    /// Replays the log at `path` into all four projections and reads their models.
+    static func load(path: String) async throws -> ReportData {
+        let projections = ProjectionSet()
+        let meter = ProgressMeter(label: "report: replaying")
+        defer { meter?.finish() }
+        let summary = try await Replayer.replay(try LogReader(path: path), into: projections) { progress in
+            meter?.update("\(progress.events) events, seq \(progress.throughSeq)")
+        }
+        guard let readinessActor = projections.readiness, let trendsActor = projections.trends,
+              let weeklyActor = projections.weeklyStats, let syncActor = projections.syncStatus else {
+            throw CommandFailure(exitCode: .ioError, message: "Error: internal: a projection is missing")
+        }
+        let readinessState = await readinessActor.state
+        let trendsState = await trendsActor.state
+        let readiness = readinessState.readModel()
+        var counts: [String: Int] = [:]
+        for day in trendsState.samples.days {
+            for stored in trendsState.samples.samples(on: day) { counts[stored.sample.source, default: 0] += 1 }
+        }
+        let sources = counts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .map { SourceCount(source: $0, samples: counts[$0] ?? 0) }
+        return ReportData(
+            throughSeq: summary.throughSeq, readiness: readiness, trends: trendsState.readModel(),
+            weekly: await weeklyActor.readModel(), sync: await syncActor.readModel(),
+            lastNight: readiness.days.last.flatMap { readinessState.dailyValues(on: $0.date)?.sleep },
+            sources: sources)
+    }
+
+    /// The last day with any sample.
+    var lastDay: DayKey? { trends.lastDay }
+
+    /// The readiness days in the `count` days ending on the last day, one entry per calendar day.
+    func readinessDays(last count: Int) -> [DatedReadiness] {
+        guard let last = readiness.days.last?.date else { return [] }
+        return (0..<count).map { offset in
+            let date = last.adding(days: offset - count + 1)
+            return DatedReadiness(date: date, day: readiness.day(date))
+        }
+    }
+
+    /// A calendar day and its readiness entry, if it has one.
+    struct DatedReadiness {
+        let date: DayKey
+        let day: ReadinessDay?
+    }
+}
