@@ -18,6 +18,9 @@ struct DuneReplay {
         VerifyCommandLine.subcommand,
         StatsCommandLine.subcommand,
         GenerateCommandLine.subcommand,
+        ExplainCommandLine.subcommand,
+        TailCommandLine.subcommand,
+        ReportCommandLine.subcommand,
     ]
 
     static func main() async {
