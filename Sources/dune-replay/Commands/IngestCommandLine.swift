@@ -52,15 +52,21 @@ enum IngestCommandLine {
         let log = try EventLog(path: LogOptions.path(arguments), options: .init(durability: durability, waitForLock: arguments.flag("--wait")))
         for warning in await log.warnings { Terminal.err(warning + "\n") }
         let progressJSON = arguments.flag("--progress-json")
+        let meter = progressJSON ? nil : ProgressMeter(label: "ingest")
         var session = IngestSession(
             log: log, atomic: arguments.flag("--atomic"),
-            onRejection: { Terminal.err("\($0.input):\($0.line): \($0.reason)\n") },
+            onRejection: {
+                meter?.finish()
+                Terminal.err("\($0.input):\($0.line): \($0.reason)\n")
+            },
             onDurable: { progress in
                 if progressJSON {
                     Terminal.err("{\"acknowledgedLines\":\(progress.acknowledgedLines),\"durableSeq\":\(progress.durableSeq)}\n")
                 }
+                meter?.update("\(progress.acknowledgedLines) lines acknowledged, log at seq \(progress.durableSeq)")
             })
         let summary = try await ingestAll(readers, into: &session)
+        meter?.finish()
         await log.close()
         if arguments.flag("--json") {
             Terminal.out(JSONWriter.string(.object(summaryObject(summary))) + "\n")

@@ -55,8 +55,12 @@ enum RebuildCommandLine {
 
         let projections = ProjectionSet(names)
         let summary: Replayer.Summary
+        let meter = ProgressMeter(label: "rebuild")
         do {
-            summary = try await Replayer.replay(try LogReader(path: path), range: range, into: projections)
+            defer { meter?.finish() }
+            summary = try await Replayer.replay(try LogReader(path: path), range: range, into: projections) { progress in
+                meter?.update("\(progress.events) events, seq \(progress.throughSeq)")
+            }
         } catch let error as DuneEventsError where error.code == .corruptLog {
             throw CommandFailure(exitCode: .dataError, message: """
                 Error: \(error)
