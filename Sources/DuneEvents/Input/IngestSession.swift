@@ -40,8 +40,24 @@ public struct IngestSession {
         public var lastSeq: Int?
         /// With `atomic`: whether the batch was withheld because of rejections.
         public var withheld = false
+        /// Outcomes per category (e.g. an Apple Health record type), sorted by name;
+        /// only lines submitted with a category are counted here.
+        public var categories: [CategoryCounts] = []
 
         public init() {}
+    }
+
+    /// Outcomes of the lines of one category.
+    public struct CategoryCounts: Sendable, Hashable {
+        public var name: String
+        public var appended = 0
+        public var alreadyAppended = 0
+        public var conflicts = 0
+        public var rejected = 0
+
+        public init(name: String) {
+            self.name = name
+        }
     }
 
     public let log: EventLog
@@ -53,7 +69,15 @@ public struct IngestSession {
     public var onAppended: ([RecordedEvent]) -> Void = { _ in }
     public private(set) var summary = Summary()
     private var pending: [IngestCommand] = []
-    private var pendingOrigins: [Rejection] = []  // input and line of each pending command
+    private var pendingOrigins: [Origin] = []
+    private var categories: [String: CategoryCounts] = [:]
+
+    /// Where a pending command came from.
+    private struct Origin {
+        var input: String
+        var line: Int
+        var category: String?
+    }
 
     public init(log: EventLog, atomic: Bool = false, batchSize: Int = 8192,
                 onRejection: @escaping (Rejection) -> Void = { _ in }, onDurable: @escaping (Progress) -> Void = { _ in }) {
@@ -82,22 +106,26 @@ public struct IngestSession {
     }
 
     /// Submits a validated command that came from `input` at `line`.
-    public mutating func submit(_ command: IngestCommand, input: String, line: Int) async throws(DuneEventsError) {
+    ///
+    /// - Parameter category: counts the outcome under this name too (see ``Summary/categories``).
+    public mutating func submit(_ command: IngestCommand, input: String, line: Int, category: String? = nil) async throws(DuneEventsError) {
         summary.lines += 1
         pending.append(command)
-        pendingOrigins.append(Rejection(input: input, line: line, reason: ""))
+        pendingOrigins.append(Origin(input: input, line: line, category: category))
         if pending.count >= batchSize { try await flush() }
     }
 
     /// Records a line rejected before it became a command.
-    public mutating func reject(input: String, line: Int, reason: String) {
+    public mutating func reject(input: String, line: Int, reason: String, category: String? = nil) {
         summary.lines += 1
         summary.rejected += 1
+        if let category { categories[category, default: CategoryCounts(name: category)].rejected += 1 }
         onRejection(Rejection(input: input, line: line, reason: reason))
     }
 
     /// Appends what is pending and returns the totals.
     public mutating func finish() async throws(DuneEventsError) -> Summary {
+        summary.categories = categories.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         if atomic, summary.rejected > 0 {
             summary.withheld = !pending.isEmpty
             pending.removeAll()
@@ -112,15 +140,23 @@ public struct IngestSession {
         guard !pending.isEmpty else { return }
         let result = try await log.ingest(pending, atomic: atomic)
         for (index, outcome) in result.results.enumerated() {
+            let origin = pendingOrigins[index]
+            var counts = origin.category.map { categories[$0] ?? CategoryCounts(name: $0) }
             switch outcome.outcome {
-            case .appended: summary.appended += 1
-            case .alreadyAppended: summary.alreadyAppended += 1
+            case .appended:
+                summary.appended += 1
+                counts?.appended += 1
+            case .alreadyAppended:
+                summary.alreadyAppended += 1
+                counts?.alreadyAppended += 1
             case .conflict:
                 summary.conflicts += 1
-                let origin = pendingOrigins[index]
+                counts?.conflicts += 1
                 onRejection(Rejection(input: origin.input, line: origin.line, reason: "conflict: \(outcome.reason ?? "")"))
             }
+            if let counts { categories[counts.name] = counts }
         }
+        summary.categories = categories.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         if atomic, summary.conflicts > 0 {
             summary.appended = 0
             summary.withheld = true

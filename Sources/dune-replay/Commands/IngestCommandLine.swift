@@ -5,13 +5,15 @@ enum IngestCommandLine {
     static let subcommand = Subcommand(
         name: "ingest",
         summary: "Validate input lines (SPEC §3 JSON lines) and append them to the log.",
-        usage: "dune-replay ingest [--log PATH] [--atomic] [--durability fsync|batch|none] [--wait] [--json] [--progress-json] [FILE...|-]",
+        usage: "dune-replay ingest [--log PATH] [--format jsonl|apple-health] [--atomic] [--durability fsync|batch|none] [--wait] [--json] [--progress-json] [FILE...|-]",
         details: """
         ARGUMENTS:
           FILE...                 Input files; '-' (or no FILE with piped stdin) reads stdin.
 
         OPTIONS:
           --log PATH              The log (default: $DUNE_LOG, else Logs/events.jsonl).
+          --format FORMAT         jsonl (SPEC §3 lines; default) or apple-health (the Health app's
+                                  export.xml, streamed; prints a summary per record type).
           --atomic                Append nothing if any line is rejected or conflicts.
           --durability MODE       fsync (every event), batch (one fsync per batch; default), none.
           --wait                  Wait for another writer to finish instead of exiting 75.
@@ -32,8 +34,7 @@ enum IngestCommandLine {
         ])
         let durabilityName = try arguments.choice("--durability", EventLog.Durability.allCases.map(\.rawValue)) ?? "batch"
         let durability = EventLog.Durability(rawValue: durabilityName) ?? .batch
-        let format = try arguments.choice("--format", ["jsonl"]) ?? "jsonl"
-        _ = format
+        let appleHealth = try arguments.choice("--format", ["jsonl", "apple-health"]) == "apple-health"
         var inputs = arguments.positionals
         if inputs.isEmpty {
             guard !Terminal.isTerminal(0) else {
@@ -65,6 +66,12 @@ enum IngestCommandLine {
                 }
                 meter?.update("\(progress.acknowledgedLines) lines acknowledged, log at seq \(progress.durableSeq)")
             })
+        if appleHealth {
+            readers.forEach { $0.close() }
+            let status = try await AppleHealthIngest.run(inputs: inputs, session: &session, json: arguments.flag("--json"), meter: meter)
+            await log.close()
+            return status
+        }
         let summary = try await ingestAll(readers, into: &session)
         meter?.finish()
         await log.close()
