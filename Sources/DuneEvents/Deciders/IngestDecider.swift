@@ -42,8 +42,11 @@ public struct IngestState: Sendable {
     public var tasks = TaskLifecycle.State()
     /// eventID digest → content digest and the seq that stored it.
     private var eventIDs: [ContentDigest: StoredContent] = [:]
-    /// sample id digest → every content digest stored for it.
-    private var sampleVersions: [ContentDigest: [ContentDigest]] = [:]
+    /// sample id digest → the content digest it was first stored with.
+    private var firstSampleVersion: [ContentDigest: ContentDigest] = [:]
+    /// sample id digest → digests of its corrections (most samples have none,
+    /// so they cost no array of their own).
+    private var laterSampleVersions: [ContentDigest: [ContentDigest]] = [:]
     /// sample id digests whose latest event is an ingest, not a deletion.
     private var liveSamples: Set<ContentDigest> = []
     /// Digests of stored refresh and profile lines.
@@ -75,8 +78,7 @@ public struct IngestState: Sendable {
         }
         switch command.intent {
         case .sample(let sample):
-            let key = ContentDigest(string: sample.id)
-            if let versions = sampleVersions[key], versions.contains(content) {
+            if hasStored(sampleKey: ContentDigest(string: sample.id), content: content) {
                 return IngestDecision(outcome: .alreadyAppended, reason: "sample \(sample.id) is already in the log with this content")
             }
             return IngestDecision(outcome: .appended, events: [event(.sampleIngested(sample))])
@@ -126,8 +128,12 @@ public struct IngestState: Sendable {
         switch event.payload {
         case .sampleIngested(let sample):
             let key = ContentDigest(string: sample.id)
-            if let digest, !(sampleVersions[key]?.contains(digest) ?? false) {
-                sampleVersions[key, default: []].append(digest)
+            if let digest, !hasStored(sampleKey: key, content: digest) {
+                if firstSampleVersion[key] == nil {
+                    firstSampleVersion[key] = digest
+                } else {
+                    laterSampleVersions[key, default: []].append(digest)
+                }
             }
             liveSamples.insert(key)
         case .sampleDeleted(let deletion):
@@ -143,6 +149,12 @@ public struct IngestState: Sendable {
         case .profileUpdated:
             if let digest { storedLines.insert(digest) }
         }
+    }
+
+    /// Whether the sample with id digest `sampleKey` was ever stored with `content`.
+    private func hasStored(sampleKey: ContentDigest, content: ContentDigest) -> Bool {
+        guard let first = firstSampleVersion[sampleKey] else { return false }
+        return first == content || (laterSampleVersions[sampleKey]?.contains(content) ?? false)
     }
 
     private static func taskKey(_ task: String, _ phase: TaskPhase) -> ContentDigest {

@@ -121,7 +121,11 @@ public actor EventLog {
         guard let file else {
             throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
         }
-        var next = state
+        // Decide on a uniquely referenced state so its dictionaries are updated in
+        // place: copying them per batch would make ingest quadratic in the log's size.
+        // Only an atomic batch keeps the old state, to fall back to on a conflict.
+        var next = IngestState()
+        if atomic { next = state } else { swap(&next, &state) }
         var results: [CommandResult] = []
         results.reserveCapacity(commands.count)
         var appended: [RecordedEvent] = []
@@ -149,7 +153,13 @@ public actor EventLog {
         if atomic, results.contains(where: { $0.outcome == .conflict }) {
             return BatchResult(results: results, appended: [])
         }
-        try write(bytes, lineEnds: lineEnds, to: file)
+        do {
+            try write(bytes, lineEnds: lineEnds, to: file)
+        } catch {
+            // The log is closed now; the state no longer matters.
+            state = next
+            throw error
+        }
         state = next
         return BatchResult(results: results, appended: appended)
     }
