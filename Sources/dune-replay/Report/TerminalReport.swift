@@ -74,7 +74,11 @@ enum TerminalReport {
     static func weeks(_ data: ReportData, _ style: TextStyle) -> String {
         guard let week = data.weekly.weeks.last else { return style.bold("Weeks") + ": no data\n" }
         let previous = data.weekly.weeks.count > 1 ? data.weekly.weeks[data.weekly.weeks.count - 2] : nil
-        var text = style.bold("This week \(week.week)") + (previous.map { " vs last week \($0.week)" } ?? "") + ":\n"
+        var text = style.bold("This week \(week.week)") + (previous.map { " vs last week \($0.week)" } ?? "")
+        if let last = data.lastDay, last.isoWeek == week.week, last.isoWeekday < 7 {
+            text += " (data through \(last), day \(last.isoWeekday) of 7)"
+        }
+        text += ":\n"
         let rows: [(String, WeeklyField)] = [("workouts", .workouts), ("minutes", .durationMinutes), ("kcal", .activeEnergyKcal),
                                              ("km", .distanceKm), ("active days", .activeDays), ("steps", .steps)]
         for (title, field) in rows {
@@ -85,6 +89,7 @@ enum TerminalReport {
                     line += change.changePercent.map { signed(one($0), $0) + "%" } ?? "—"
                 }
             }
+            while line.last == " " { line.removeLast() }
             text += line + "\n"
         }
         return text
