@@ -226,9 +226,9 @@ enum ExplainText {
         }
         if let kind = recorded.kind {
             if let last = state.lastObserverAt[kind], let since = explanation.secondsSinceLastObserver {
-                text += "  last \(kind.rawValue) observer   seq \(explanation.lastObserverSeq.map(String.init) ?? "?") at \(last.text): \(three(since)) s before (\(since < throttle ? "<" : "≥") \(three(throttle)) s)\n"
+                text += "  " + "last \(kind.rawValue) observer".padding(25) + "seq \(explanation.lastObserverSeq.map(String.init) ?? "?") at \(last.text): \(three(since)) s before (\(since < throttle ? "<" : "≥") \(three(throttle)) s)\n"
             } else {
-                text += "  last \(kind.rawValue) observer   none\n"
+                text += "  " + "last \(kind.rawValue) observer".padding(25) + "none\n"
             }
         }
         text += "  refresh signal           \(state.refreshSignal) performed so far\n"
