@@ -120,7 +120,7 @@ public enum EventCodec {
 
     /// Decodes a stored line already parsed into an object.
     public static func decode(_ object: JSONObject) throws(DecodeError) -> RecordedEvent {
-        var fields = FieldReader(object: object, context: "")
+        let fields = FieldReader(object: object, context: "")
         let version = try fields.requiredInteger("v")
         guard version == formatVersion else { throw DecodeError(reason: "unsupported format version \(version); this build reads v\(formatVersion)") }
         let seq = try fields.requiredInteger("seq")
@@ -136,7 +136,7 @@ public enum EventCodec {
 
     /// Decodes the `data` member of an event of type `type`.
     public static func decodeEvent(type: EventType, data: JSONObject) throws(DecodeError) -> Event {
-        var fields = FieldReader(object: data, context: "data.")
+        let fields = FieldReader(object: data, context: "data.")
         let payload: Event.Payload
         switch type {
         case .sampleIngested:
