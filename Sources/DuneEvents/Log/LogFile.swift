@@ -111,6 +111,11 @@ public final class LogFile: Sendable {
 
     /// Opens the log for reading: no lock, never blocks, never writes.
     ///
+    /// `O_NONBLOCK` keeps the open itself from blocking when the path is a
+    /// FIFO (a plain `O_RDONLY` open waits for a writer forever); such a path
+    /// is then refused as not a regular file. On a regular file the flag
+    /// changes nothing.
+    ///
     /// - Parameter path: The log file.
     /// - Returns: A reader; `append` and `truncate` on it throw.
     /// - Throws: `DuneEventsError.Code.inputUnavailable` when the file is
@@ -118,7 +123,7 @@ public final class LogFile: Sendable {
     public static func openForReading(path: String) throws(DuneEventsError) -> LogFile {
         let descriptor: FileDescriptor
         do throws(Errno) {
-            descriptor = try FileDescriptor.open(path, O_RDONLY)
+            descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
         } catch {
             throw DuneEventsError(error, during: .open, path: path)
         }
