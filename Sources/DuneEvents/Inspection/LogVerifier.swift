@@ -38,6 +38,10 @@ public enum LogVerifier {
         defer { try? file.close() }
         var report = Report(path: path)
         var expectedSeq = 1
+        // After damaged lines, how many events they held is unknown: a flipped byte
+        // can make or unmake a newline, splitting one line or joining two. The next
+        // intact line then only has to go forward; counting resumes from it.
+        var afterDamage = false
         var ids: [String: Int] = [:]
         func note(_ line: Int, _ offset: Int, _ reason: String) {
             report.problemCount += 1
@@ -51,7 +55,7 @@ public enum LogVerifier {
                 note(line.number, line.byteOffset, StoredLine.payloadLength(of: line.bytes) == nil
                      ? "no CRC trailer: the line is cut or edited"
                      : "CRC mismatch: the line's bytes changed after it was written")
-                expectedSeq += 1
+                afterDamage = true
                 return
             }
             let decoded = Result { () throws(EventCodec.DecodeError) in try EventCodec.decode(line.bytes) }
@@ -59,12 +63,14 @@ public enum LogVerifier {
                 if case .failure(let error) = decoded {
                     note(line.number, line.byteOffset, "CRC is valid but the line cannot be decoded: \(error.reason)")
                 }
-                expectedSeq += 1
+                afterDamage = true
                 return
             }
-            if event.seq != expectedSeq {
-                note(line.number, line.byteOffset, "seq \(event.seq) where \(expectedSeq) was expected (gap or reordering)")
+            if afterDamage ? event.seq <= report.lastSeq : event.seq != expectedSeq {
+                let expected = afterDamage ? "more than \(report.lastSeq)" : "\(expectedSeq)"
+                note(line.number, line.byteOffset, "seq \(event.seq) where \(expected) was expected (gap or reordering)")
             }
+            afterDamage = false
             if let first = ids[event.id] {
                 note(line.number, line.byteOffset, "event id \(event.id) repeats the id of line \(first)")
             } else {
