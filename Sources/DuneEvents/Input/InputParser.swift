@@ -10,8 +10,38 @@ public enum InputParser {
     /// Why an input line was rejected.
     public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
         public var reason: String
-        public init(_ reason: String) { self.reason = reason }
+        /// - Parameter reason: What is wrong; quoted input values in it are made
+        ///   printable (see ``printable(_:)``).
+        public init(_ reason: String) { self.reason = Self.printable(reason) }
         public var description: String { reason }
+
+        /// Reasons longer than this many characters are cut (an input value quoted in
+        /// a reason may be up to a line's 1 MiB).
+        public static let maximumReasonCharacters = 300
+
+        /// `reason` as one printable line: control characters (a newline, a terminal
+        /// escape, NUL — an input value quoted in the reason may hold any of them) are
+        /// written as `\n`, `\r`, `\t` or `\u00XX`, and the text is cut after
+        /// ``maximumReasonCharacters`` characters with `…`.
+        static func printable(_ reason: String) -> String {
+            var result = ""
+            for (count, scalar) in reason.unicodeScalars.enumerated() {
+                if count == maximumReasonCharacters {
+                    result += "…"
+                    break
+                }
+                switch scalar.value {
+                case 0x0A: result += "\\n"
+                case 0x0D: result += "\\r"
+                case 0x09: result += "\\t"
+                case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029:
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return result
+        }
     }
 
     /// Parses one input line (without its newline).
