@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Runs the built `dune-replay` binary as a black box.
@@ -8,7 +9,14 @@ struct CLI {
         var status: Int32
         var stdout: String
         var stderr: String
-        var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+        /// The signal that ended the process, if a signal did (then `status` is that signal's number).
+        var signal: Int32? = nil
+        /// Whether `finish(within:)` had to kill the process at its deadline.
+        var timedOut = false
+        var description: String {
+            let ending = timedOut ? "timed out (killed)" : signal.map { "killed by signal \($0)" } ?? "exit \(status)"
+            return "\(ending)\n--- stdout\n\(stdout.prefix(4000))\n--- stderr\n\(stderr.prefix(4000))"
+        }
     }
 
     /// The directory of this test process's executable; SwiftPM puts `dune-replay` beside it.
@@ -25,10 +33,15 @@ struct CLI {
     }
 
     /// Starts a run without waiting for it.
-    func start(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws -> Running {
+    ///
+    /// `launcher` is an optional command that runs the binary: the binary's path and `arguments`
+    /// are appended to it (e.g. `["/bin/sh", "-c", "ulimit -f 64; exec \"$@\"", "sh"]`).
+    func start(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
+               launcher: [String] = []) throws -> Running {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
+        let command = launcher + [Self.binary] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
         env["DUNE_LOG"] = nil
@@ -38,13 +51,13 @@ struct CLI {
         let token = UUID().uuidString
         let outPath = directory + "/.stdout-\(token)"
         let errPath = directory + "/.stderr-\(token)"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         if let stdin {
             let inPath = directory + "/.stdin-\(token)"
-            FileManager.default.createFile(atPath: inPath, contents: Data(stdin))
+            _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin))
             process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
         } else {
             process.standardInput = FileHandle.nullDevice
@@ -58,13 +71,40 @@ struct CLI {
         let outPath: String
         let errPath: String
 
+        var pid: Int32 { process.processIdentifier }
+        var isRunning: Bool { process.isRunning }
+
         func finish() throws -> Result {
             process.waitUntilExit()
-            let out = try String(contentsOfFile: outPath, encoding: .utf8)
-            let err = try String(contentsOfFile: errPath, encoding: .utf8)
+            // Lenient decoding: a hostile input's bytes may be echoed into a message.
+            let out = String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self)
+            let err = String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
             try? FileManager.default.removeItem(atPath: outPath)
             try? FileManager.default.removeItem(atPath: errPath)
-            return Result(status: process.terminationStatus, stdout: out, stderr: err)
+            let signaled = process.terminationReason == .uncaughtSignal
+            return Result(status: process.terminationStatus, stdout: out, stderr: err,
+                          signal: signaled ? process.terminationStatus : nil)
+        }
+
+        /// Waits at most `seconds`, then kills the process (SIGKILL) and reports `timedOut`.
+        func finish(within seconds: Double) throws -> Result {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(5_000) }
+            let timedOut = process.isRunning
+            if timedOut { kill(SIGKILL) }
+            var result = try finish()
+            result.timedOut = timedOut
+            return result
+        }
+
+        /// Sends `signal` to the process (if it is still running).
+        func kill(_ signal: Int32) {
+            if process.isRunning { _ = Glibc.kill(process.processIdentifier, signal) }
+        }
+
+        /// What the process has written to stderr so far (it may still be writing).
+        func stderrSoFar() -> [UInt8] {
+            (try? Array(Data(contentsOf: URL(fileURLWithPath: errPath)))) ?? []
         }
     }
 
