@@ -183,8 +183,11 @@ public enum InputParser {
         return summary
     }
 
+    /// A number for a message: 3 decimals, or Swift's exact form when that would hide it (1e308, 1e-25).
     static func format(_ value: Double) -> String {
-        JSONWriter.formatNumber((value * 1000).rounded() / 1000)
+        guard value.isFinite else { return value > 0 ? "infinity" : "-infinity" }
+        if abs(value) >= 1e12 || (value != 0 && abs(value) < 0.001) { return value.description }
+        return JSONWriter.formatNumber((value * 1000).rounded() / 1000)
     }
 }
 

@@ -18,12 +18,16 @@ public enum LogVerifier {
         public var lastSeq = 0
         /// Bytes after the last `\n` (a torn tail the next writer will quarantine).
         public var trailingBytes = 0
+        /// Whether another process held the writer lock when the read ended: the
+        /// trailing bytes are then a batch being appended, not a torn tail.
+        public var writerActive = false
         /// Problems in file order; at most ``maximumProblems`` are kept.
         public var problems: [Problem] = []
         /// All problems counted, including those not kept.
         public var problemCount = 0
 
-        public var isIntact: Bool { problemCount == 0 && trailingBytes == 0 }
+        /// No damaged line, and no torn tail (bytes after the last `\n` while no writer is appending).
+        public var isIntact: Bool { problemCount == 0 && (trailingBytes == 0 || writerActive) }
     }
 
     /// Problems kept in a report (all are counted).
@@ -81,6 +85,7 @@ public enum LogVerifier {
         }
         report.bytes = end.endOffset + end.trailingByteCount
         report.trailingBytes = end.trailingByteCount
+        if report.trailingBytes > 0 { report.writerActive = file.hasActiveWriter() }
         return report
     }
 }

@@ -182,6 +182,7 @@ public actor EventLog {
             // `append` already removed the failed call's bytes; with per-event
             // fsync, also remove this batch's earlier lines: a batch is all or nothing.
             try? file.truncate(to: size)
+            try? file.sync()
             self.file = nil
             try? file.close()
             throw error

@@ -109,6 +109,22 @@ public final class LogFile: Sendable {
         return file
     }
 
+    /// Whether another process holds the writer lock of this file right now.
+    ///
+    /// Readers use it to tell a line a writer is still appending from a torn
+    /// tail: asks for a shared `flock` without blocking and gives it back at once.
+    /// `false` when the file is not locked (or cannot be asked).
+    public func hasActiveWriter() -> Bool {
+        let locked = try? withDescriptor(.lock) { descriptor in
+            if flock(descriptor.rawValue, LOCK_SH | LOCK_NB) == 0 {
+                _ = flock(descriptor.rawValue, LOCK_UN)
+                return false
+            }
+            return errno == EWOULDBLOCK
+        }
+        return locked ?? false
+    }
+
     /// Opens the log for reading: no lock, never blocks, never writes.
     ///
     /// `O_NONBLOCK` keeps the open itself from blocking when the path is a

@@ -79,19 +79,21 @@ enum VerifyCommandLine {
                 JSONMember("path", .string(path)), JSONMember("ok", .bool(report.isIntact)),
                 JSONMember("lines", .number(Double(report.lines))), JSONMember("bytes", .number(Double(report.bytes))),
                 JSONMember("lastSeq", .number(Double(report.lastSeq))), JSONMember("trailingBytes", .number(Double(report.trailingBytes))),
+                JSONMember("writerActive", .bool(report.writerActive)),
                 JSONMember("problemCount", .number(Double(report.problemCount))), JSONMember("problems", .array(problems)),
             ]))) + "\n")
         } else if report.isIntact {
-            Terminal.out("ok: \(path): \(report.lines) events, seq 1–\(report.lastSeq), \(report.bytes) bytes; every CRC matches, seq is gapless, ids are unique\n")
+            let appending = report.trailingBytes > 0 ? " (\(report.trailingBytes) more bytes are being appended by an active writer)" : ""
+            Terminal.out("ok: \(path): \(report.lines) events, seq 1–\(report.lastSeq), \(report.bytes - report.trailingBytes) bytes; every CRC matches, seq is gapless, ids are unique\(appending)\n")
         } else {
             for problem in report.problems { Terminal.err("\(path): \(problem)\n") }
             if report.problemCount > report.problems.count {
                 Terminal.err("\(path): … and \(report.problemCount - report.problems.count) more problems\n")
             }
-            if report.trailingBytes > 0 {
+            if report.trailingBytes > 0 && !report.writerActive {
                 Terminal.err("\(path): byte \(report.bytes - report.trailingBytes): \(report.trailingBytes) bytes after the last newline (a torn last line; the next ingest moves it to a .torn- side file)\n")
             }
-            Terminal.out("damaged: \(path): \(report.problemCount) damaged line(s) of \(report.lines)\(report.trailingBytes > 0 ? ", torn tail of \(report.trailingBytes) bytes" : "")\n")
+            Terminal.out("damaged: \(path): \(report.problemCount) damaged line(s) of \(report.lines)\(report.trailingBytes > 0 && !report.writerActive ? ", torn tail of \(report.trailingBytes) bytes" : "")\n")
         }
         return report.isIntact ? .success : .dataError
     }

@@ -195,3 +195,23 @@ func withTemporaryDirectory(_ body: (String) async throws -> Void) async throws 
     defer { try? FileManager.default.removeItem(at: url) }
     try await body(url.path)
 }
+
+@Suite struct VerifierWriterTests {
+    @Test func bytesAfterTheLastNewlineAreATornTailOnlyWithoutAnActiveWriter() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let log = try EventLog(path: path)
+            _ = try await log.ingest(try LogFixture.commands())
+            // Half a line, as a writer in the middle of its write(2) would leave it.
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(#"{"v":1,"seq":12,"#.utf8))
+            try handle.close()
+            let whileWriting = try LogVerifier.verify(path: path)
+            #expect(whileWriting.writerActive && whileWriting.isIntact && whileWriting.trailingBytes == 16)
+            await log.close()
+            let afterwards = try LogVerifier.verify(path: path)
+            #expect(!afterwards.writerActive && !afterwards.isIntact && afterwards.trailingBytes == 16)
+        }
+    }
+}

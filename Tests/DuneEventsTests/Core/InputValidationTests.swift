@@ -140,3 +140,14 @@ import Testing
         #expect(throws: InputParser.Rejection("invalid JSON at column 54: JSON nested deeper than 32 levels")) { try InputParser.parse(line) }
     }
 }
+
+extension InputValidationTests {
+    @Test(arguments: [
+        ("1e308", "hrv 1e+308 ms is outside the plausible range 1–500 ms"),
+        ("1e-25", "hrv 1e-25 ms is outside the plausible range 1–500 ms"),
+        ("0.5", "hrv 0.5 ms is outside the plausible range 1–500 ms"),
+    ])
+    func extremeValuesAreNamedExactly(value: String, reason: String) {
+        #expect(throws: InputParser.Rejection(reason)) { try InputParser.parse(Self.quantity("hrv", value, "ms")) }
+    }
+}
