@@ -33,6 +33,93 @@ extension LogReader {
     public func batches(_ range: Range = Range(), prefetch: Int = 4) -> LogBatches {
         LogBatches(reader: self, range: range, prefetch: max(1, prefetch))
     }
+
+    /// The log's events as an asynchronous sequence of ``EventBatch``es, in
+    /// `seq` order: the fast replay path.
+    ///
+    /// Decoding runs on dispatch threads of its own (see
+    /// ``forEachEventBatch(_:parallelism:_:)``) while the consumer folds the
+    /// previous batches; at most `prefetch` decoded batches wait in memory.
+    /// The sequence throws `corruptLog` at a damaged line, after delivering
+    /// every good event before it.
+    public func eventBatches(_ range: Range = Range(), prefetch: Int = 4) -> EventBatches {
+        EventBatches(reader: self, range: range, prefetch: max(1, prefetch))
+    }
+}
+
+/// The ``EventBatch``es of a log replay; see ``LogReader/eventBatches(_:prefetch:)``.
+public struct EventBatches: AsyncSequence, Sendable {
+    public typealias Element = EventBatch
+    let reader: LogReader
+    let range: LogReader.Range
+    let prefetch: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        let (stream, continuation) = AsyncThrowingStream<EventBatch, any Error>.makeStream()
+        let producer = BatchProducer(prefetch: prefetch)
+        continuation.onTermination = { _ in producer.cancel() }
+        let reader = reader
+        let range = range
+        DispatchQueue.global(qos: .userInitiated).async {
+            producer.run(continuation: continuation) { deliver in
+                try reader.forEachEventBatch(range) { batch in try deliver(batch) }
+            }
+        }
+        return Iterator(base: stream.makeAsyncIterator(), producer: producer)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<EventBatch, any Error>.AsyncIterator
+        let producer: BatchProducer
+        var delivered = false
+
+        public mutating func next() async throws -> EventBatch? {
+            // Asking for the next batch means the previous one is folded: free its slot.
+            if delivered { producer.slots.signal() }
+            let batch = try await base.next()
+            delivered = batch != nil
+            return batch
+        }
+    }
+}
+
+/// Thrown inside a producer when the consumer went away.
+private struct ProducerStop: Error {}
+
+/// The reading side of an asynchronous batch sequence: runs on a dispatch
+/// thread, at most `prefetch` batches ahead of the consumer.
+final class BatchProducer: Sendable {
+    let slots: DispatchSemaphore
+    private let cancelled = Atomic<Bool>(false)
+
+    init(prefetch: Int) {
+        // Created at 0 and raised: libdispatch traps when a semaphore is freed
+        // below its initial value, which a consumer that stops early leaves it at.
+        slots = DispatchSemaphore(value: 0)
+        for _ in 0..<prefetch { slots.signal() }
+    }
+
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        slots.signal()
+    }
+
+    /// Runs `read`, yielding what it delivers; finishes the stream when it returns or throws.
+    func run<Element: Sendable>(continuation: AsyncThrowingStream<Element, any Error>.Continuation,
+                                read: (_ deliver: (Element) throws -> Void) throws -> Void) {
+        do {
+            try read { element in
+                slots.wait()
+                if cancelled.load(ordering: .acquiring) { throw ProducerStop() }
+                continuation.yield(element)
+            }
+            continuation.finish()
+        } catch is ProducerStop {
+            continuation.finish()
+        } catch {
+            continuation.finish(throwing: error)
+        }
+    }
 }
 
 /// The batches of a log replay; see ``LogReader/batches(_:prefetch:)``.
@@ -44,19 +131,21 @@ public struct LogBatches: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncThrowingStream<[RecordedEvent], any Error>.makeStream()
-        let producer = Producer(prefetch: prefetch)
+        let producer = BatchProducer(prefetch: prefetch)
         continuation.onTermination = { _ in producer.cancel() }
         let reader = reader
         let range = range
         DispatchQueue.global(qos: .userInitiated).async {
-            producer.run(reader: reader, range: range, continuation: continuation)
+            producer.run(continuation: continuation) { deliver in
+                try reader.forEachEventBatch(range) { batch in try deliver(batch.events) }
+            }
         }
         return Iterator(base: stream.makeAsyncIterator(), producer: producer)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<[RecordedEvent], any Error>.AsyncIterator
-        let producer: Producer
+        let producer: BatchProducer
         var delivered = false
 
         public mutating func next() async throws -> [RecordedEvent]? {
@@ -67,44 +156,5 @@ public struct LogBatches: AsyncSequence, Sendable {
             return batch
         }
     }
-
-    /// The reading side: runs on a dispatch thread, bounded by `slots`.
-    final class Producer: Sendable {
-        let slots: DispatchSemaphore
-        private let cancelled = Atomic<Bool>(false)
-
-        init(prefetch: Int) {
-            slots = DispatchSemaphore(value: prefetch)
-        }
-
-        func cancel() {
-            cancelled.store(true, ordering: .releasing)
-            slots.signal()
-        }
-
-        func run(reader: LogReader, range: LogReader.Range, continuation: AsyncThrowingStream<[RecordedEvent], any Error>.Continuation) {
-            struct Stop: Error {}
-            do {
-                try reader.forEachBatch(after: range.after, through: range.throughSeq) { batch in
-                    var batch = batch
-                    var reachedAsOf = false
-                    if let asOf = range.asOf, let cut = batch.firstIndex(where: { $0.recordedAt.instant > asOf.instant }) {
-                        batch.removeSubrange(cut...)
-                        reachedAsOf = true
-                    }
-                    if !batch.isEmpty {
-                        slots.wait()
-                        if cancelled.load(ordering: .acquiring) { throw Stop() }
-                        continuation.yield(batch)
-                    }
-                    if reachedAsOf { throw Stop() }
-                }
-                continuation.finish()
-            } catch is Stop {
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-    }
 }
+

@@ -21,7 +21,7 @@ public struct LogReader: Sendable {
 
     /// Events per batch handed to the body.
     public var batchSize: Int
-    private let file: LogFile
+    let file: LogFile
 
     /// A reader over an open log file.
     public init(file: LogFile, batchSize: Int = 4096) {
@@ -38,14 +38,34 @@ public struct LogReader: Sendable {
 
     /// Calls `body` with consecutive batches of events, in `seq` order.
     ///
+    /// Decodes with the fast path (``forEachEventBatch(_:parallelism:_:)``)
+    /// and hands the events over in full, at most ``batchSize`` at a time.
+    ///
     /// - Parameters:
     ///   - after: skip events with `seq` ≤ this (they are still checked).
     ///   - through: stop after this seq.
     /// - Throws: `DuneEventsError` `corruptLog` at the first damaged line; whatever `body` throws.
-    /// - Complexity: O(n) in the log's size; memory O(batchSize).
+    /// - Complexity: O(n) in the log's size; memory O(batchSize + chunk).
     @discardableResult
     public func forEachBatch(after: Int = 0, through: Int = .max,
                              _ body: ([RecordedEvent]) throws -> Void) throws -> End {
+        let batchSize = max(1, self.batchSize)
+        return try forEachEventBatch(Range(after: after, throughSeq: through)) { batch in
+            var start = 0
+            while start < batch.count {
+                let end = min(batch.count, start + batchSize)
+                try body((start..<end).map { batch[$0] })
+                start = end
+            }
+        }
+    }
+
+    /// ``forEachBatch(after:through:_:)`` with the reference decoder
+    /// (``EventCodec/decode(_:)`` on every line, one thread): the slow path
+    /// the fast one is checked against.
+    @discardableResult
+    package func forEachReferenceBatch(after: Int = 0, through: Int = .max,
+                                       _ body: ([RecordedEvent]) throws -> Void) throws -> End {
         struct ReachedLimit: Error {}
         var batch: [RecordedEvent] = []
         batch.reserveCapacity(batchSize)

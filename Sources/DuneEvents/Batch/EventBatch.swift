@@ -1,0 +1,214 @@
+/// Consecutive events of a log, decoded into a compact form, in `seq` order.
+///
+/// The fast replay path: `LogReader` decodes a log into batches of thousands
+/// of events without building a `RecordedEvent` (and its five strings) per
+/// sample, and projections fold the compact rows directly. Any event can
+/// still be had in full — ``subscript(_:)`` and ``events`` rebuild exactly the
+/// `RecordedEvent` the reference decoder (`EventCodec.decode`) gives.
+///
+/// ```swift
+/// try LogReader(path: path).forEachEventBatch { batch in
+///     for index in 0..<batch.count where batch.type(at: index) == .profileUpdated { print(batch[index]) }
+/// }
+/// ```
+public struct EventBatch: Sendable {
+    /// Per event: `≥ 0` a row of ``samples``; `< 0` the index `~row` into ``others``.
+    package var rows: [Int32]
+    /// The `sample.ingested` events' samples, shared with the projections that keep them.
+    package var samples: SampleBlock
+    /// Every other event, in full (of the whole decoded chunk: a ``slice(_:)``
+    /// shares it; read ``otherEvents`` for the batch's own).
+    package var others: [RecordedEvent]
+    /// The envelope of each row of ``samples``.
+    package var envelopes: [SampleEnvelope]
+    /// What does not fit a ``SampleEnvelope``, by sample row (rare).
+    package var envelopeExtras: [Int32: SampleEnvelopeExtra]
+
+    package init(rows: [Int32], samples: SampleBlock, others: [RecordedEvent], envelopes: [SampleEnvelope],
+                 envelopeExtras: [Int32: SampleEnvelopeExtra]) {
+        self.rows = rows
+        self.samples = samples
+        self.others = others
+        self.envelopes = envelopes
+        self.envelopeExtras = envelopeExtras
+    }
+
+    /// A batch of `events`, which must be in increasing `seq` order.
+    public init(_ events: some Sequence<RecordedEvent>) {
+        var builder = EventBatchBuilder()
+        for event in events { builder.append(event) }
+        self = builder.build()
+    }
+
+    /// The number of events.
+    public var count: Int { rows.count }
+
+    public var isEmpty: Bool { rows.isEmpty }
+
+    /// The `seq` of the first event; `nil` when empty.
+    public var firstSeq: Int? { isEmpty ? nil : seq(at: 0) }
+
+    /// The `seq` of the last event; `nil` when empty.
+    public var lastSeq: Int? { isEmpty ? nil : seq(at: count - 1) }
+
+    /// The `seq` of the event at `position`.
+    @inline(__always)
+    public func seq(at position: Int) -> Int {
+        let row = rows[position]
+        return row >= 0 ? samples.rows[Int(row)].seq : others[Int(~row)].seq
+    }
+
+    /// The type of the event at `position`.
+    public func type(at position: Int) -> EventType {
+        let row = rows[position]
+        return row >= 0 ? .sampleIngested : others[Int(~row)].type
+    }
+
+    /// `recordedAt.instant` of the event at `position`.
+    package func recordedAtInstant(at position: Int) -> Double {
+        let row = rows[position]
+        if row < 0 { return others[Int(~row)].recordedAt.instant }
+        if let recordedAt = envelopeExtras[row]?.recordedAt { return recordedAt.instant }
+        return envelopes[Int(row)].recordedAt.instant
+    }
+
+    /// The event at `position`, in full.
+    public subscript(position: Int) -> RecordedEvent {
+        let row = rows[position]
+        if row < 0 { return others[Int(~row)] }
+        let sampleRow = Int(row)
+        let envelope = envelopes[sampleRow]
+        let extra = envelope.hasExtra ? envelopeExtras[row] : nil
+        let id = extra?.id ?? envelope.packedID.text
+        let recordedAt = extra?.recordedAt ?? envelope.recordedAt.timestamp
+        let event = Event(.sampleIngested(samples.sample(at: sampleRow)), eventID: extra?.eventID, extra: extra?.extra ?? JSONObject())
+        return RecordedEvent(seq: samples.rows[sampleRow].seq, id: id, recordedAt: recordedAt, event: event)
+    }
+
+    /// The events that are not `sample.ingested` (kept in full), in order.
+    public var otherEvents: [RecordedEvent] {
+        rows.compactMap { $0 < 0 ? others[Int(~$0)] : nil }
+    }
+
+    /// Every event, in full.
+    public var events: [RecordedEvent] {
+        (0..<count).map { self[$0] }
+    }
+
+    /// The events at `positions` (a contiguous part of this batch), sharing its storage.
+    public func slice(_ positions: Range<Int>) -> EventBatch {
+        EventBatch(rows: Array(rows[positions]), samples: samples, others: others, envelopes: envelopes,
+                   envelopeExtras: envelopeExtras)
+    }
+}
+
+/// The envelope of a `sample.ingested` row: event id and `recordedAt`.
+package struct SampleEnvelope: Sendable {
+    package var idHigh: UInt64
+    package var idLow: UInt64
+    package var recordedAt: PackedTimestamp
+    /// ``PackedSample/idUppercase`` and ``hasExtraFlag``.
+    package var flags: UInt8
+
+    /// The row has a ``SampleEnvelopeExtra``.
+    package static let hasExtraFlag: UInt8 = 8
+
+    package init(id: PackedUUID?, recordedAt: PackedTimestamp?, hasExtra: Bool) {
+        idHigh = id?.high ?? 0
+        idLow = id?.low ?? 0
+        self.recordedAt = recordedAt ?? PackedTimestamp(epochSeconds: 0, nanoseconds: 0, offsetMinutes: 0)
+        flags = (id?.uppercase == true ? PackedSample.idUppercase : 0) | (hasExtra ? Self.hasExtraFlag : 0)
+    }
+
+    @inline(__always) package var hasExtra: Bool { flags & Self.hasExtraFlag != 0 }
+
+    @inline(__always) package var packedID: PackedUUID {
+        PackedUUID(high: idHigh, low: idLow, uppercase: flags & PackedSample.idUppercase != 0)
+    }
+}
+
+/// The parts of a sample event's envelope and event that rarely occur.
+package struct SampleEnvelopeExtra: Sendable {
+    /// The event id, when it is not a canonical UUID.
+    package var id: String?
+    /// `recordedAt`, when its text is not canonical.
+    package var recordedAt: Timestamp?
+    package var eventID: String?
+    package var extra: JSONObject?
+
+    package init(id: String? = nil, recordedAt: Timestamp? = nil, eventID: String? = nil, extra: JSONObject? = nil) {
+        self.id = id
+        self.recordedAt = recordedAt
+        self.eventID = eventID
+        self.extra = extra
+    }
+}
+
+/// Builds an ``EventBatch`` event by event.
+package struct EventBatchBuilder: Sendable {
+    package private(set) var rows: [Int32] = []
+    package private(set) var samples: SampleBlockBuilder
+    package private(set) var others: [RecordedEvent] = []
+    private var envelopes: [SampleEnvelope] = []
+    private var envelopeExtras: [Int32: SampleEnvelopeExtra] = [:]
+    /// The seq of the last event appended (0 before any).
+    package private(set) var lastSeq = 0
+
+    package init(capacity: Int = 0) {
+        rows.reserveCapacity(capacity)
+        envelopes.reserveCapacity(capacity)
+        samples = SampleBlockBuilder(capacity: capacity)
+    }
+
+    package var count: Int { rows.count }
+
+    /// Appends any event (the general path).
+    package mutating func append(_ recorded: RecordedEvent) {
+        guard case .sampleIngested(let sample) = recorded.payload else {
+            appendOther(recorded)
+            return
+        }
+        let row = Int32(samples.count)
+        samples.append(sample, seq: recorded.seq)
+        let packedID = PackedUUID(recorded.id)
+        let recordedAt = PackedTimestamp(recorded.recordedAt)
+        let extra = SampleEnvelopeExtra(id: packedID == nil ? recorded.id : nil, recordedAt: recordedAt == nil ? recorded.recordedAt : nil,
+                                        eventID: recorded.event.eventID,
+                                        extra: recorded.event.extra.isEmpty ? nil : recorded.event.extra)
+        let hasExtra = extra.id != nil || extra.recordedAt != nil || extra.eventID != nil || extra.extra != nil
+        if hasExtra { envelopeExtras[row] = extra }
+        envelopes.append(SampleEnvelope(id: packedID, recordedAt: recordedAt, hasExtra: hasExtra))
+        rows.append(row)
+        lastSeq = recorded.seq
+    }
+
+    /// Appends an event that is kept in full.
+    @inline(__always)
+    package mutating func appendOther(_ recorded: RecordedEvent) {
+        rows.append(~Int32(others.count))
+        others.append(recorded)
+        lastSeq = recorded.seq
+    }
+
+    /// Appends a packed `sample.ingested` event; see ``SampleBlockBuilder/appendPacked(id:seq:kindIndex:value:start:end:source:)``.
+    ///
+    /// - Returns: `false` (nothing appended) when the source does not pack.
+    @inline(__always)
+    package mutating func appendPackedSample(eventID: PackedUUID, recordedAt: PackedTimestamp, sampleEventID: String?,
+                                             id: PackedUUID, seq: Int, kindIndex: UInt8, value: Double,
+                                             start: PackedTimestamp, end: PackedTimestamp, source: UnsafeRawBufferPointer) -> Bool {
+        let row = Int32(samples.count)
+        guard samples.appendPacked(id: id, seq: seq, kindIndex: kindIndex, value: value, start: start, end: end, source: source) else {
+            return false
+        }
+        if let sampleEventID { envelopeExtras[row] = SampleEnvelopeExtra(eventID: sampleEventID) }
+        envelopes.append(SampleEnvelope(id: eventID, recordedAt: recordedAt, hasExtra: sampleEventID != nil))
+        rows.append(row)
+        lastSeq = seq
+        return true
+    }
+
+    package func build() -> EventBatch {
+        EventBatch(rows: rows, samples: samples.build(), others: others, envelopes: envelopes, envelopeExtras: envelopeExtras)
+    }
+}

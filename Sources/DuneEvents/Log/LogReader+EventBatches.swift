@@ -1,0 +1,453 @@
+import Dispatch
+@preconcurrency import Glibc
+import Synchronization
+
+extension LogReader {
+    /// Calls `body` with the log's events decoded into ``EventBatch``es, in
+    /// `seq` order: the fast read path.
+    ///
+    /// The file is cut into chunks of ``chunkSize`` bytes at line boundaries;
+    /// up to `parallelism` threads each read (`pread`) and decode whole chunks
+    /// — CRC check, then ``StoredLineScanner`` with the reference decoder as
+    /// fallback — while this thread hands the finished chunks to `body` in
+    /// file order. Every line is checked exactly as by ``forEachBatch(after:through:_:)``:
+    /// CRC, JSON, and `seq` one more than the line before; the first damaged
+    /// line stops the read with `corruptLog` naming its line and byte offset,
+    /// after `body` got every good event before it. Events with `seq ≤ range.after`
+    /// are checked but not delivered; the read stops after `range.throughSeq`
+    /// and before the first event recorded after `range.asOf`. Bytes after the
+    /// last `\n` when the read starts are not read.
+    ///
+    /// - Parameters:
+    ///   - range: Which events to deliver.
+    ///   - parallelism: Decoding threads; 1 decodes on the calling thread.
+    ///   - body: Called with each non-empty batch, in order, on the calling thread.
+    /// - Returns: Where the read ended.
+    /// - Throws: `corruptLog` at the first damaged line; `inputUnavailable`
+    ///   when a read fails; whatever `body` throws.
+    /// - Complexity: O(n) in the log's size; memory O(`parallelism` × chunk).
+    @discardableResult
+    public func forEachEventBatch(_ range: Range = Range(), parallelism: Int = LogReader.defaultParallelism,
+                                  _ body: (EventBatch) throws -> Void) throws -> End {
+        try forEachEventBatch(range, parallelism: parallelism, chunkSize: LogReader.chunkSize, body)
+    }
+
+    /// ``forEachEventBatch(_:parallelism:_:)`` with another chunk size (tests cut
+    /// small logs into many chunks to exercise lines that straddle them).
+    @discardableResult
+    package func forEachEventBatch(_ range: Range, parallelism: Int, chunkSize requested: Int,
+                                   _ body: (EventBatch) throws -> Void) throws -> End {
+        let size = try file.size
+        let chunkSize = max(1, requested)
+        let chunkCount = max(1, (size + chunkSize - 1) / chunkSize)
+        var merger = ChunkMerger(range: range, path: file.path)
+        let workers = min(max(1, parallelism), chunkCount)
+        if workers == 1 {
+            let decoder = ChunkDecoder(file: file, size: size, chunkSize: chunkSize, through: range.throughSeq)
+            for chunk in 0..<chunkCount {
+                guard try merger.take(try decoder.decode(chunk: chunk), body) else { break }
+            }
+            return merger.end
+        }
+        let pipeline = ChunkPipeline(chunkCount: chunkCount, window: workers * 2)
+        let group = DispatchGroup()
+        let file = self.file
+        let through = range.throughSeq
+        for _ in 0..<workers {
+            DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                let decoder = ChunkDecoder(file: file, size: size, chunkSize: chunkSize, through: through)
+                pipeline.work { chunk in Result { try decoder.decode(chunk: chunk) } }
+            }
+        }
+        defer {
+            pipeline.stop(workers: workers)
+            group.wait()
+        }
+        for chunk in 0..<chunkCount {
+            let result = pipeline.result(of: chunk)
+            guard try merger.take(try result.get(), body) else { break }
+        }
+        return merger.end
+    }
+
+    /// About how many events the log holds (its size over 300 bytes, a typical
+    /// sample line); 0 when the size is unknown. For sizing tables ahead of a replay.
+    package var estimatedEventCount: Int {
+        ((try? file.size) ?? 0) / 300
+    }
+
+    /// Bytes per decoded chunk: 4 MiB, about 12 000 events.
+    public static let chunkSize = 4 << 20
+
+    /// Decoding threads for a replay: the machine's active processors, at most 4.
+    public static var defaultParallelism: Int {
+        min(4, max(1, ProcessInfoLite.activeProcessorCount))
+    }
+}
+
+// MARK: - Decoding one chunk
+
+/// What one chunk decoded to: its good events and how it ended.
+struct ChunkResult: Sendable {
+    /// The events of the good lines, in order (`goodLines` of them).
+    var batch: EventBatch
+    /// Lines decoded without a problem and with `seq ≤ through`.
+    var goodLines: Int
+    /// The seq of the chunk's first line, when that line decoded.
+    var firstSeq: Int?
+    /// The byte offset of the chunk's first line.
+    var firstLineOffset: Int
+    /// The byte offset just after the last good line.
+    var endOffset: Int
+    /// Why decoding stopped before the end of the chunk, at line `goodLines` of the chunk.
+    var stop: Stop?
+    /// Bytes after the last `\n` of the file, when this chunk reached the end.
+    var trailingBytes: Int
+
+    enum Stop: Sendable {
+        /// A damaged line, at `byteOffset`.
+        case damaged(reason: String, byteOffset: Int)
+        /// A line whose seq does not follow the line before it in the chunk.
+        case seqGap(seq: Int, expected: Int, byteOffset: Int)
+        /// The first line with `seq > through`; it is intact and in sequence.
+        case limit
+    }
+}
+
+/// Reads and decodes chunks of one file; one per thread.
+final class ChunkDecoder {
+    private let file: LogFile
+    private let size: Int
+    private let chunkSize: Int
+    private let through: Int
+    private let scanner = StoredLineScanner()
+    private var buffer: UnsafeMutableRawBufferPointer
+    /// `,"crc":"` as one little-endian word.
+    private let trailerMarker: UInt64 = StoredLine.crcMarker.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    /// Per byte: its value for `0-9a-f`, `0x80` for anything else (uppercase too: the log stores lowercase).
+    private let lowercaseHex: UnsafeMutablePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for byte in 0..<256 {
+            switch byte {
+            case 0x30...0x39: table[byte] = UInt8(byte - 0x30)
+            case 0x61...0x66: table[byte] = UInt8(byte - 0x61 + 10)
+            default: table[byte] = 0x80
+            }
+        }
+        return table
+    }()
+
+    init(file: LogFile, size: Int, chunkSize: Int, through: Int) {
+        self.file = file
+        self.size = size
+        self.chunkSize = chunkSize
+        self.through = through
+        buffer = .allocate(byteCount: chunkSize + 64 * 1024, alignment: 64)
+    }
+
+    deinit {
+        buffer.deallocate()
+        lowercaseHex.deallocate()
+    }
+
+    /// Decodes the lines that start in `[chunk × chunkSize, (chunk + 1) × chunkSize)`.
+    func decode(chunk: Int) throws -> ChunkResult {
+        let chunkStart = chunk * chunkSize
+        let chunkEnd = min(size, chunkStart + chunkSize)
+        // Read one byte before the chunk to know whether it starts a line.
+        let readStart = max(0, chunkStart - 1)
+        var filled = try read(from: readStart, count: chunkEnd - readStart, at: 0)
+        var lineStart = 0
+        if chunkStart > 0 {
+            guard let base = buffer.baseAddress else { return empty(at: chunkStart) }
+            if base.load(as: UInt8.self) == UInt8(ascii: "\n") {
+                lineStart = 1
+            } else {
+                guard let found = memchr(base + 1, Int32(UInt8(ascii: "\n")), filled - 1) else {
+                    return empty(at: chunkEnd)  // the chunk lies inside one long line
+                }
+                lineStart = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+            }
+        }
+        let firstLineOffset = readStart + lineStart
+        var builder = EventBatchBuilder(capacity: max(16, (filled - lineStart) / 300))
+        var result = ChunkResult(batch: EventBatch([]), goodLines: 0, firstSeq: nil, firstLineOffset: firstLineOffset,
+                                 endOffset: firstLineOffset, stop: nil, trailingBytes: 0)
+        let limit = chunkEnd - readStart  // lines starting before this buffer index belong to the chunk
+        var expected = 0
+        // Lines go in groups of four: their CRCs are computed together (see `CRC32.checksums`).
+        var starts = [Int](repeating: 0, count: 4)
+        var ends = [Int](repeating: 0, count: 4)
+        var intact = [Bool](repeating: false, count: 4)
+        scanning: while lineStart < limit {
+            var grouped = 0
+            var next = lineStart
+            while grouped < 4, next < limit {
+                guard let lineEnd = try lineEnd(from: next, filled: &filled, readStart: readStart) else {
+                    if grouped == 0 { result.trailingBytes = filled - next }
+                    break
+                }
+                starts[grouped] = next
+                ends[grouped] = lineEnd
+                grouped += 1
+                next = lineEnd + 1
+            }
+            guard grouped > 0, let base = buffer.baseAddress else { break }
+            checkCRCs(base, starts, ends, grouped, into: &intact)
+            for member in 0..<grouped {
+                let line = UnsafeRawBufferPointer(start: base + starts[member], count: ends[member] - starts[member])
+                let offset = readStart + starts[member]
+                guard intact[member] else {
+                    result.stop = .damaged(reason: LogReader.crcMismatchReason, byteOffset: offset)
+                    break scanning
+                }
+                if !scanner.decode(line, into: &builder) {
+                    do {
+                        builder.append(try EventCodec.decode(line))
+                    } catch {
+                        result.stop = .damaged(reason: LogReader.undecodableReason(error.reason), byteOffset: offset)
+                        break scanning
+                    }
+                }
+                let seq = builder.lastSeq
+                if result.firstSeq == nil {
+                    result.firstSeq = seq
+                } else if seq != expected {
+                    result.stop = .seqGap(seq: seq, expected: expected, byteOffset: offset)
+                    break scanning
+                }
+                if seq > through {
+                    result.stop = .limit
+                    break scanning
+                }
+                expected = seq + 1
+                result.goodLines += 1
+                result.endOffset = readStart + ends[member] + 1
+            }
+            lineStart = next
+            if grouped < 4, next < limit {
+                // The group stopped at the end of the file without a newline.
+                result.trailingBytes = filled - next
+                break
+            }
+        }
+        result.batch = builder.build()
+        return result
+    }
+
+    /// The index of the `\n` ending the line at `lineStart`, reading past the
+    /// chunk as needed; `nil` when the file ends first.
+    private func lineEnd(from lineStart: Int, filled: inout Int, readStart: Int) throws -> Int? {
+        if let found = findNewline(from: lineStart, to: filled) { return found }
+        var searchFrom = max(lineStart, filled)
+        while readStart + filled < size {
+            if filled == buffer.count { grow() }
+            let added = try read(from: readStart + filled, count: min(buffer.count - filled, size - readStart - filled), at: filled)
+            guard added > 0 else { break }
+            filled += added
+            if let found = findNewline(from: searchFrom, to: filled) { return found }
+            searchFrom = filled
+        }
+        return nil
+    }
+
+    /// Whether each of the `count` lines `base[starts[i]..<ends[i]]` is intact
+    /// (``StoredLine/isIntact(_:)``), with the CRCs computed four at a time.
+    private func checkCRCs(_ base: UnsafeMutableRawPointer, _ starts: [Int], _ ends: [Int], _ count: Int, into intact: inout [Bool]) {
+        let marker = trailerMarker
+        let hex = lowercaseHex
+        // `StoredLine.payloadLength(of:)` and `CRC32.parseHex(_:)`, word at a time.
+        @inline(__always) func trailer(_ member: Int) -> (payload: UnsafeRawBufferPointer, crc: UInt32)? {
+            let index = min(member, count - 1)
+            let line = base + starts[index]
+            let length = ends[index] - starts[index] - StoredLine.trailerLength
+            guard length > 0, line.load(as: UInt8.self) == UInt8(ascii: "{"),
+                  line.loadUnaligned(fromByteOffset: length, as: UInt64.self) == marker,
+                  line.load(fromByteOffset: length + 16, as: UInt8.self) == UInt8(ascii: "\""),
+                  line.load(fromByteOffset: length + 17, as: UInt8.self) == UInt8(ascii: "}")
+            else { return nil }
+            var crc: UInt32 = 0
+            var invalid: UInt8 = 0
+            for digit in 0..<8 {
+                let value = hex[Int(line.load(fromByteOffset: length + 8 + digit, as: UInt8.self))]
+                invalid |= value
+                crc = crc << 4 | UInt32(value & 0x0F)
+            }
+            guard invalid & 0x80 == 0 else { return nil }
+            return (UnsafeRawBufferPointer(start: line, count: length), crc)
+        }
+        let empty = UnsafeRawBufferPointer(start: base, count: 0)
+        let a = trailer(0), b = trailer(1), c = trailer(2), d = trailer(3)
+        let (ca, cb, cc, cd) = CRC32.checksums(a?.payload ?? empty, b?.payload ?? empty, c?.payload ?? empty, d?.payload ?? empty)
+        intact[0] = a.map { $0.crc == ca } ?? false
+        intact[1] = b.map { $0.crc == cb } ?? false
+        intact[2] = c.map { $0.crc == cc } ?? false
+        intact[3] = d.map { $0.crc == cd } ?? false
+    }
+
+    private func empty(at offset: Int) -> ChunkResult {
+        ChunkResult(batch: EventBatch([]), goodLines: 0, firstSeq: nil, firstLineOffset: offset, endOffset: offset, stop: nil,
+                    trailingBytes: 0)
+    }
+
+    private func findNewline(from: Int, to: Int) -> Int? {
+        guard from < to, let base = buffer.baseAddress,
+              let found = memchr(base + from, Int32(UInt8(ascii: "\n")), to - from)
+        else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+
+    /// Reads up to `count` bytes at file offset `offset` into `buffer[at...]`; fewer only at the end of the file.
+    private func read(from offset: Int, count: Int, at position: Int) throws -> Int {
+        var total = 0
+        while total < count {
+            let room = UnsafeMutableRawBufferPointer(rebasing: buffer[(position + total)..<(position + count)])
+            let read = try file.read(into: room, at: offset + total)
+            if read == 0 { break }
+            total += read
+        }
+        return total
+    }
+
+    private func grow() {
+        let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 64)
+        grown.copyMemory(from: UnsafeRawBufferPointer(buffer))
+        buffer.deallocate()
+        buffer = grown
+    }
+}
+
+// MARK: - Putting chunks back in order
+
+/// Takes chunk results in file order, checks `seq` across chunks, applies the
+/// range and hands batches to the body.
+struct ChunkMerger {
+    let range: LogReader.Range
+    let path: String
+    private(set) var end = LogReader.End(validBytes: 0, lastSeq: 0, lines: 0, trailingBytes: 0)
+    private var expectedSeq = 1
+    private var nextLineNumber = 1
+
+    init(range: LogReader.Range, path: String) {
+        self.range = range
+        self.path = path
+    }
+
+    /// Consumes the next chunk; returns `false` when the read is over.
+    mutating func take(_ chunk: ChunkResult, _ body: (EventBatch) throws -> Void) throws -> Bool {
+        let lineNumber = nextLineNumber
+        if let first = chunk.firstSeq, first != expectedSeq {
+            throw DuneEventsError(.corruptLog, LogReader.seqGapReason(first, expected: expectedSeq),
+                                  location: .init(path: path, line: lineNumber, byteOffset: chunk.firstLineOffset, seq: first))
+        }
+        var stopsHere = false
+        if chunk.goodLines > 0 {
+            let batch = chunk.batch
+            var first = 0
+            if range.after > 0 {
+                while first < chunk.goodLines, batch.seq(at: first) <= range.after { first += 1 }
+            }
+            var last = chunk.goodLines
+            if let asOf = range.asOf {
+                let limit = asOf.instant
+                for position in first..<chunk.goodLines where batch.recordedAtInstant(at: position) > limit {
+                    last = position
+                    stopsHere = true
+                    break
+                }
+            }
+            expectedSeq = batch.seq(at: chunk.goodLines - 1) + 1
+            end.validBytes = chunk.endOffset
+            end.lastSeq = expectedSeq - 1
+            end.lines = expectedSeq - 1
+            nextLineNumber += chunk.goodLines
+            if first < last {
+                try body(first == 0 && last == batch.count ? batch : batch.slice(first..<last))
+            }
+        }
+        if stopsHere { return false }
+        switch chunk.stop {
+        case nil:
+            if chunk.trailingBytes > 0 { end.trailingBytes = chunk.trailingBytes }
+            return true
+        case .limit:
+            return false
+        case .damaged(let reason, let offset):
+            throw DuneEventsError(.corruptLog, reason, location: .init(path: path, line: lineNumber + chunk.goodLines, byteOffset: offset))
+        case .seqGap(let seq, let expected, let offset):
+            throw DuneEventsError(.corruptLog, LogReader.seqGapReason(seq, expected: expected),
+                                  location: .init(path: path, line: lineNumber + chunk.goodLines, byteOffset: offset, seq: seq))
+        }
+    }
+}
+
+extension LogReader {
+    static let crcMismatchReason = "the line's CRC does not match its bytes (damaged or edited). Run 'dune-replay verify' for details; restore from a backup or cut the log before this line"
+
+    static func undecodableReason(_ reason: String) -> String {
+        "the line has a valid CRC but cannot be decoded: \(reason)"
+    }
+
+    static func seqGapReason(_ seq: Int, expected: Int) -> String {
+        "seq \(seq) where \(expected) was expected: the log has a gap or a reordered line. Run 'dune-replay verify'"
+    }
+}
+
+// MARK: - Threads
+
+/// Hands chunk numbers to worker threads and their results back in order,
+/// with at most `window` chunks decoded ahead of the consumer.
+final class ChunkPipeline: Sendable {
+    private let chunkCount: Int
+    private let next = Atomic<Int>(0)
+    private let stopped = Atomic<Bool>(false)
+    private let results = Mutex<[Int: Result<ChunkResult, any Error>]>([:])
+    private let ready = DispatchSemaphore(value: 0)
+    private let window: DispatchSemaphore
+
+    init(chunkCount: Int, window: Int) {
+        self.chunkCount = chunkCount
+        // Created at 0 and raised: libdispatch traps when a semaphore is freed
+        // below its initial value, which an early stop can leave this one at.
+        self.window = DispatchSemaphore(value: 0)
+        for _ in 0..<window { self.window.signal() }
+    }
+
+    /// Runs on a worker thread: decodes chunks until none is left or the pipeline stops.
+    func work(_ decode: (Int) -> Result<ChunkResult, any Error>) {
+        while true {
+            window.wait()
+            if stopped.load(ordering: .acquiring) { return }
+            let chunk = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard chunk < chunkCount else { return }
+            let result = decode(chunk)
+            results.withLock { $0[chunk] = result }
+            ready.signal()
+        }
+    }
+
+    /// The result of `chunk`, waiting for it; frees its slot in the window.
+    func result(of chunk: Int) -> Result<ChunkResult, any Error> {
+        while true {
+            if let result = results.withLock({ $0.removeValue(forKey: chunk) }) {
+                window.signal()
+                return result
+            }
+            ready.wait()
+        }
+    }
+
+    /// Makes the workers return (call once, then wait for them).
+    func stop(workers: Int) {
+        stopped.store(true, ordering: .releasing)
+        for _ in 0..<workers { window.signal() }
+    }
+}
+
+/// The number of processors, without Foundation.
+enum ProcessInfoLite {
+    static var activeProcessorCount: Int {
+        let count = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return count > 0 ? count : 1
+    }
+}
