@@ -24,6 +24,13 @@ public protocol Projection: Sendable {
     /// Folds one event into the state; skips it when `event.seq ≤ throughSeq`.
     mutating func apply(_ event: RecordedEvent)
 
+    /// Folds a decoded batch in order; skips events with `seq ≤ throughSeq`.
+    ///
+    /// The same fold as ``apply(_:)-(RecordedEvent)`` event by event — the
+    /// default does exactly that — but the projections of this module read
+    /// the batch's compact rows directly, without rebuilding each event.
+    mutating func apply(_ batch: EventBatch)
+
     /// The read model of the current state.
     func readModel() -> Model
 }
@@ -33,6 +40,11 @@ extension Projection {
     /// - Complexity: O(n) folds; each is O(1) amortised plus hash updates.
     public mutating func apply<Events: Sequence<RecordedEvent>>(contentsOf events: Events) {
         for event in events { apply(event) }
+    }
+
+    /// Folds every event of `batch`, rebuilt in full, in order.
+    public mutating func apply(_ batch: EventBatch) {
+        for position in 0..<batch.count { apply(batch[position]) }
     }
 
     /// A projection that has folded `events` from scratch.

@@ -15,6 +15,12 @@ import DuneEvents
 public actor ProjectionActor<State: Projection> {
     /// The projection's current state; `explain` reads the fold's numbers from it.
     public private(set) var state: State
+    /// The read model of `state` at `cachedThroughSeq`: computing a model costs
+    /// a pass over the days, and callers often ask twice (files, then a summary).
+    /// The fold is deterministic and every change to `state` raises
+    /// `throughSeq`, so a model is reused exactly while it is current.
+    private var cachedModel: State.Model?
+    private var cachedThroughSeq = -1
 
     public init(_ state: State = State()) {
         self.state = state
@@ -30,14 +36,27 @@ public actor ProjectionActor<State: Projection> {
         state.apply(contentsOf: batch)
     }
 
+    /// Folds a decoded batch in order (the fast replay path); skips events
+    /// with `seq ≤ throughSeq`, like ``apply(_:)-([RecordedEvent])``.
+    /// - Complexity: O(n) for n events.
+    public func apply(_ batch: EventBatch) {
+        state.apply(batch)
+    }
+
     /// The `seq` of the last event folded in; 0 before any.
     public var throughSeq: Int { state.throughSeq }
 
     /// The read model of the current state.
-    public func readModel() -> State.Model { state.readModel() }
+    public func readModel() -> State.Model {
+        if let cachedModel, cachedThroughSeq == state.throughSeq { return cachedModel }
+        let model = state.readModel()
+        cachedModel = model
+        cachedThroughSeq = state.throughSeq
+        return model
+    }
 
     /// The read model as its file.
-    public func file() -> ReadModelFile { state.file() }
+    public func file() -> ReadModelFile { ReadModelFile(projection: State.name, bytes: readModel().fileBytes) }
 }
 
 /// The actor of the readiness projection.
@@ -48,3 +67,16 @@ public typealias TrendsActor = ProjectionActor<TrendsProjection>
 public typealias WeeklyStatsActor = ProjectionActor<WeeklyStatsProjection>
 /// The actor of the sync-status projection.
 public typealias SyncStatusActor = ProjectionActor<SyncStatusProjection>
+
+/// A projection that keeps a ``SampleStore`` and can size it ahead of a replay.
+package protocol SampleReserving {
+    /// Makes room for `count` samples.
+    mutating func reserveCapacity(samples count: Int)
+}
+
+extension ProjectionActor where State: SampleReserving {
+    /// Makes room for `count` samples (a replay's estimate), so that folding them never rehashes.
+    package func reserveCapacity(samples count: Int) {
+        state.reserveCapacity(samples: count)
+    }
+}

@@ -48,6 +48,25 @@ public struct ProjectionSet: Sendable {
         }
     }
 
+    /// Folds a decoded batch into every selected actor, concurrently (the
+    /// fast replay path). Returns when all of them have folded it.
+    public func apply(_ batch: EventBatch) async {
+        guard !batch.isEmpty else { return }
+        await withDiscardingTaskGroup { group in
+            if let readiness { group.addTask { await readiness.apply(batch) } }
+            if let trends { group.addTask { await trends.apply(batch) } }
+            if let weeklyStats { group.addTask { await weeklyStats.apply(batch) } }
+            if let syncStatus { group.addTask { await syncStatus.apply(batch) } }
+        }
+    }
+
+    /// Makes room in every selected sample store for `count` samples.
+    package func reserveCapacity(samples count: Int) async {
+        await readiness?.reserveCapacity(samples: count)
+        await trends?.reserveCapacity(samples: count)
+        await weeklyStats?.reserveCapacity(samples: count)
+    }
+
     /// The smallest `throughSeq` of the selected actors: feed events after it to
     /// catch up (events at or below an actor's own `throughSeq` are skipped).
     /// 0 when nothing is selected.

@@ -36,6 +36,19 @@ public struct ReadinessProjection: Projection, Equatable {
         }
     }
 
+    /// Folds a decoded batch; skips events with `seq ≤ throughSeq`.
+    public mutating func apply(_ batch: EventBatch) {
+        guard let last = batch.lastSeq, last > throughSeq else { return }
+        samples.apply(batch, after: throughSeq)
+        for event in batch.otherEvents where event.seq > throughSeq {
+            if case .profileUpdated(let update) = event.payload {
+                profileSleepTargetMinutes = update.sleepTargetMinutes
+                profileSeq = event.seq
+            }
+        }
+        throughSeq = last
+    }
+
     /// The sleep target applied to every day: the latest `profile.updated`, else 480.
     public var sleepTargetMinutes: Double {
         profileSleepTargetMinutes ?? ReadinessFormula.defaultSleepTargetMinutes
@@ -44,7 +57,7 @@ public struct ReadinessProjection: Projection, Equatable {
     /// The read model: every day with a sample.
     /// - Complexity: O(n log n) for n samples.
     public func readModel() -> ReadinessModel {
-        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.allDailyValues())
+        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.modelDailyValues())
     }
 
     /// Day `date` alone, computed from only D−60…D by the same code as
@@ -62,5 +75,11 @@ public struct ReadinessProjection: Projection, Equatable {
     /// The daily values of `date` with their contributing samples, or `nil`.
     public func dailyValues(on date: DayKey) -> DailyValues? {
         samples.dailyValues(on: date)
+    }
+}
+
+extension ReadinessProjection: SampleReserving {
+    package mutating func reserveCapacity(samples count: Int) {
+        samples.reserveCapacity(count)
     }
 }

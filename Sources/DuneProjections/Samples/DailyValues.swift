@@ -30,14 +30,27 @@ public struct DailyValues: Sendable, Equatable {
     ///   - samples: the samples whose day is `date`, in `seq` order.
     /// - Complexity: O(k log k) for k samples.
     public init(date: DayKey, samples: [StoredSample]) {
-        self.date = date
-        self.samples = samples.map(\.reference)
         var byKind = SamplesByKind()
         for stored in samples { byKind.append(stored) }
+        self.init(date: date, byKind: byKind, steps: DailySteps(byKind.stepCount), references: samples.map(\.reference))
+    }
+
+    /// The values of `date` for a read model: `samples` holds every retained
+    /// sample but the step samples, whose totals come as `steps`; the result's
+    /// ``samples`` is empty (see `SampleStore.modelDailyValues()`).
+    init(date: DayKey, samplesWithoutSteps samples: [StoredSample], steps: DailySteps?) {
+        var byKind = SamplesByKind()
+        for stored in samples { byKind.append(stored) }
+        self.init(date: date, byKind: byKind, steps: steps, references: [])
+    }
+
+    private init(date: DayKey, byKind: SamplesByKind, steps: DailySteps?, references: [SampleReference]) {
+        self.date = date
+        self.samples = references
         hrv = DailyMean(byKind.hrv)
         restingHeartRate = DailyMean(byKind.restingHeartRate)
         sleep = DailySleep(byKind.sleep)
-        steps = DailySteps(byKind.stepCount)
+        self.steps = steps
         bodyMass = DailyLatest(byKind.bodyMass)
         bodyFatPercentage = DailyLatest(byKind.bodyFatPercentage)
         bodyMassIndex = DailyLatest(byKind.bodyMassIndex)

@@ -11,39 +11,43 @@ import DuneEvents
 /// so that they still make "a day with any sample", and their corrections and
 /// deletions still move or remove that day.
 ///
-/// Each day's retained samples are kept in `seq` order by construction: events
-/// arrive in `seq` order, so a new version is always appended at the end, and a
-/// replaced or deleted one is found by binary search on its `seq`. Lookups
-/// therefore never sort and never depend on hash order.
+/// ## Layout
+///
+/// Built for a million samples in well under 100 bytes each:
+/// - every version lives once, packed into 64 bytes, in a ``SampleBlock``
+///   (`SampleVersions`); blocks decoded by the log reader are shared by the
+///   projections fed the same ``EventBatch``, not copied;
+/// - the id → version index is an open-addressing table of 8-byte slots
+///   (`SampleIndex`) that never iterates in hash order;
+/// - each day lists its retained versions in `seq` order (`DayBuckets`):
+///   events arrive in `seq` order, so a new version is appended at the end,
+///   and a replaced or deleted one is found by binary search.
+/// Lookups therefore never sort and never depend on hash order, and
+/// ``samples(on:)`` gives back exactly the samples that were applied.
 public struct SampleStore: Sendable, Equatable {
     /// The kinds whose content the store keeps.
     public let retainedKinds: Set<SampleKind>
     private let retainedMask: UInt16
-    private var locations: [String: SampleLocation] = [:]
-    private var retainedByDay: [DayKey: [StoredSample]] = [:]
-    private var countByDay: [DayKey: Int] = [:]
-
-    /// Where the current version of a sample is.
-    private struct SampleLocation: Sendable, Equatable {
-        var day: DayKey
-        var seq: Int
-        var retained: Bool
-    }
+    private var versions = SampleVersions()
+    private var index = SampleIndex()
+    private var buckets = DayBuckets()
+    /// Where the loads of ``SampleIndex/warm(_:)`` go.
+    private var warmed: UInt64 = 0
 
     /// A store that keeps the content of `retainedKinds` (all kinds by default).
     public init(retaining retainedKinds: Set<SampleKind> = Set(SampleKind.allCases)) {
         self.retainedKinds = retainedKinds
         var mask: UInt16 = 0
-        for (index, kind) in SampleKind.allCases.enumerated() where retainedKinds.contains(kind) {
-            mask |= 1 << UInt16(index)
-        }
+        for kind in retainedKinds { mask |= 1 << UInt16(kind.packedIndex) }
         retainedMask = mask
     }
 
-    private func retains(_ kind: SampleKind) -> Bool {
-        guard let index = SampleKind.allCases.firstIndex(of: kind) else { return false }
-        return retainedMask & (1 << UInt16(index)) != 0
+    @inline(__always)
+    private func retains(_ kindIndex: UInt8) -> Bool {
+        retainedMask & (1 << UInt16(kindIndex)) != 0
     }
+
+    // MARK: - Folding
 
     /// Folds a sample event into the store; other events leave it unchanged.
     ///
@@ -54,58 +58,132 @@ public struct SampleStore: Sendable, Equatable {
     public mutating func apply(_ event: RecordedEvent) {
         switch event.payload {
         case .sampleIngested(let sample):
-            remove(id: sample.id)
-            let day = sample.day
-            let retained = retains(sample.kind)
-            locations[sample.id] = SampleLocation(day: day, seq: event.seq, retained: retained)
-            countByDay[day, default: 0] += 1
-            if retained {
-                retainedByDay[day, default: []].append(StoredSample(sample: sample, seq: event.seq))
-            }
+            let version = versions.append(sample, seq: event.seq)
+            upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal, kindIndex: sample.kind.packedIndex)
         case .sampleDeleted(let deletion):
-            remove(id: deletion.sampleID)
+            remove(SampleKey(deletion.sampleID))
         case .refreshRequested, .task, .profileUpdated:
             break
         }
     }
 
-    private mutating func remove(id: String) {
-        guard let old = locations.removeValue(forKey: id) else { return }
-        if let count = countByDay[old.day], count > 1 {
-            countByDay[old.day] = count - 1
-        } else {
-            countByDay[old.day] = nil
+    /// Folds the sample events of `batch` with `seq > after`, in order.
+    ///
+    /// The batch's ``SampleBlock`` is referenced, not copied (unless it is small).
+    /// - Complexity: O(n) amortised for n events.
+    package mutating func apply(_ batch: EventBatch, after: Int) {
+        let block = batch.samples
+        var base: UInt32?
+        var resolved = false
+        let groupSize = 16
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: groupSize) { hashes in
+            var groupStart = 0
+            while groupStart < batch.count {
+                let groupEnd = min(batch.count, groupStart + groupSize)
+                // Touch the index slots of the group's ids first (see `SampleIndex.warm`).
+                var hashCount = 0
+                for position in groupStart..<groupEnd {
+                    let row = batch.rows[position]
+                    guard row >= 0 else { continue }
+                    let packed = block.rows[Int(row)]
+                    guard packed.hasPackedID else { continue }
+                    hashes[hashCount] = packed.packedID.hashValue64
+                    hashCount += 1
+                }
+                warmed ^= index.warm(UnsafeBufferPointer(rebasing: hashes[..<hashCount]))
+                for position in groupStart..<groupEnd {
+                    let row = batch.rows[position]
+                    if row < 0 {
+                        let event = batch.others[Int(~row)]
+                        if event.seq > after, case .sampleDeleted(let deletion) = event.payload {
+                            remove(SampleKey(deletion.sampleID))
+                        }
+                        continue
+                    }
+                    let sampleRow = Int(row)
+                    let packed = block.rows[sampleRow]
+                    guard packed.seq > after else { continue }
+                    if !resolved {
+                        base = versions.reference(block)
+                        resolved = true
+                    }
+                    let version = base.map { $0 + UInt32(sampleRow) } ?? versions.appendCopy(of: block, row: sampleRow)
+                    if packed.isFull {
+                        let sample = block.fullSamples[packed.fullIndex]
+                        upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal, kindIndex: packed.kindIndex)
+                    } else {
+                        upsertPacked(version, id: packed.packedID, day: packed.packedDayOrdinal, kindIndex: packed.kindIndex)
+                    }
+                }
+                groupStart = groupEnd
+            }
         }
-        guard old.retained, var samples = retainedByDay.removeValue(forKey: old.day) else { return }
-        var low = 0
-        var high = samples.count
-        while low < high {
-            let mid = (low + high) / 2
-            if samples[mid].seq < old.seq { low = mid + 1 } else { high = mid }
-        }
-        if low < samples.count, samples[low].seq == old.seq {
-            samples.remove(at: low)
-        }
-        if !samples.isEmpty { retainedByDay[old.day] = samples }
     }
 
+    @inline(__always)
+    private mutating func upsertPacked(_ version: UInt32, id: PackedUUID, day: Int, kindIndex: UInt8) {
+        let hash = id.hashValue64
+        let found = index.find(hash: hash) { candidate in
+            let row = versions.row(candidate)
+            return row.hasPackedID && row.packedID == id
+        }
+        replace(found, with: version, hash: hash, day: day, kindIndex: kindIndex)
+    }
+
+    private mutating func upsert(_ version: UInt32, key: SampleKey, day: Int, kindIndex: UInt8) {
+        let hash = key.hash64
+        let found = index.find(hash: hash) { versions.hasKey($0, key) }
+        replace(found, with: version, hash: hash, day: day, kindIndex: kindIndex)
+    }
+
+    @inline(__always)
+    private mutating func replace(_ found: (slot: Int, version: UInt32)?, with version: UInt32, hash: UInt64, day: Int,
+                                  kindIndex: UInt8) {
+        if let found {
+            let old = found.version
+            buckets.remove(old, day: versions.dayOrdinal(old), retained: retains(versions.row(old).kindIndex))
+            index.update(slot: found.slot, version: version)
+        } else {
+            index.insert(hash: hash, version: version)
+        }
+        buckets.add(version, day: day, retained: retains(kindIndex))
+    }
+
+    private mutating func remove(_ key: SampleKey) {
+        guard let found = index.find(hash: key.hash64, matches: { versions.hasKey($0, key) }) else { return }
+        let old = found.version
+        buckets.remove(old, day: versions.dayOrdinal(old), retained: retains(versions.row(old).kindIndex))
+        index.remove(slot: found.slot)
+    }
+
+    /// Makes room for `samples` samples, so that a replay of that many never rehashes.
+    package mutating func reserveCapacity(_ samples: Int) {
+        index.reserveCapacity(samples)
+    }
+
+    // MARK: - Reading
+
     /// How many samples the store tracks (retained or not).
-    public var count: Int { locations.count }
+    public var count: Int { index.count }
 
     /// The current version of sample `id`, or `nil` when absent, deleted or of a kind not retained.
     public func sample(id: String) -> StoredSample? {
-        guard let location = locations[id], location.retained else { return nil }
-        return retainedByDay[location.day]?.first { $0.seq == location.seq }
+        let key = SampleKey(id)
+        guard let found = index.find(hash: key.hash64, matches: { versions.hasKey($0, key) }),
+              retains(versions.row(found.version).kindIndex)
+        else { return nil }
+        return versions.storedSample(found.version)
     }
 
     /// Every day that has at least one sample (of any kind), ascending.
     /// - Complexity: O(d log d) for d days.
-    public var days: [DayKey] { countByDay.keys.sorted() }
+    public var days: [DayKey] { buckets.occupied.map { DayKey(ordinal: $0.day) } }
 
     /// The retained samples whose ``Sample/day`` is `day`, in `seq` order.
-    /// - Complexity: O(1).
+    /// - Complexity: O(k) for the k samples of the day.
     public func samples(on day: DayKey) -> [StoredSample] {
-        retainedByDay[day] ?? []
+        guard let bucket = buckets.existing(day.ordinal) else { return [] }
+        return bucket.retained.map { versions.storedSample($0) }
     }
 
     /// The daily values of every day with a sample, ascending by date.
@@ -116,6 +194,32 @@ public struct SampleStore: Sendable, Equatable {
 
     /// The daily values of `day`, or `nil` when it has no sample.
     public func dailyValues(on day: DayKey) -> DailyValues? {
-        countByDay[day] == nil ? nil : DailyValues(date: day, samples: samples(on: day))
+        guard let bucket = buckets.existing(day.ordinal), bucket.count > 0 else { return nil }
+        return DailyValues(date: day, samples: samples(on: day))
     }
+
+    // MARK: - Equality
+
+    /// Stores are equal when they track the same samples (id, version `seq`
+    /// and day) and keep the same content — however they were fed.
+    public static func == (lhs: SampleStore, rhs: SampleStore) -> Bool {
+        guard lhs.retainedKinds == rhs.retainedKinds, lhs.count == rhs.count, lhs.buckets == rhs.buckets else { return false }
+        for day in lhs.days where lhs.samples(on: day) != rhs.samples(on: day) { return false }
+        for version in lhs.index.versions {
+            let key = lhs.versions.key(version)
+            guard let other = rhs.index.find(hash: key.hash64, matches: { rhs.versions.hasKey($0, key) }),
+                  lhs.versions.row(version).seq == rhs.versions.row(other.version).seq,
+                  lhs.versions.dayOrdinal(version) == rhs.versions.dayOrdinal(other.version)
+            else { return false }
+        }
+        return true
+    }
+
+    // MARK: - Internals for the read models
+
+    /// The sample versions, for ``modelDailyValues()``.
+    var allVersions: (blocks: [SampleBlock], firstVersions: [UInt32]) { versions.allBlocks }
+
+    /// The days with a sample, ascending, with their retained versions.
+    var occupiedBuckets: [DayBuckets.Bucket] { buckets.occupied }
 }

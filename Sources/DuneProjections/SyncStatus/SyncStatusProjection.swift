@@ -26,6 +26,14 @@ public struct SyncStatusProjection: Projection, Equatable {
         }
     }
 
+    /// Folds a decoded batch; skips events with `seq ≤ throughSeq`.
+    /// Only refresh and task events matter here, and the batch holds them in full.
+    public mutating func apply(_ batch: EventBatch) {
+        guard let last = batch.lastSeq, last > throughSeq else { return }
+        for event in batch.otherEvents where event.seq > throughSeq { apply(event) }
+        throughSeq = last
+    }
+
     /// Every feature a task event named, in name order.
     public var features: [FeatureLoadState] {
         featuresByName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { featuresByName[$0] }

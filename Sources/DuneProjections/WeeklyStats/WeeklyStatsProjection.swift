@@ -17,14 +17,27 @@ public struct WeeklyStatsProjection: Projection, Equatable {
         samples.apply(event)
     }
 
+    /// Folds a decoded batch; skips events with `seq ≤ throughSeq`.
+    public mutating func apply(_ batch: EventBatch) {
+        guard let last = batch.lastSeq, last > throughSeq else { return }
+        samples.apply(batch, after: throughSeq)
+        throughSeq = last
+    }
+
     /// The read model.
     /// - Complexity: O(n log n) for n samples.
     public func readModel() -> WeeklyStatsModel {
-        WeeklyStatsModel(throughSeq: throughSeq, daily: samples.allDailyValues())
+        WeeklyStatsModel(throughSeq: throughSeq, daily: samples.modelDailyValues())
     }
 
     /// The daily values of `date` with their contributing samples, or `nil`.
     public func dailyValues(on date: DayKey) -> DailyValues? {
         samples.dailyValues(on: date)
+    }
+}
+
+extension WeeklyStatsProjection: SampleReserving {
+    package mutating func reserveCapacity(samples count: Int) {
+        samples.reserveCapacity(count)
     }
 }

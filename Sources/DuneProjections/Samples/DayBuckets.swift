@@ -1,0 +1,73 @@
+import DuneEvents
+
+/// Per day: how many current samples it has (of any kind), and the versions
+/// of its retained samples in `seq` order.
+struct DayBuckets: Sendable, Equatable {
+    struct Bucket: Sendable, Equatable {
+        var day: Int
+        var count: Int32 = 0
+        /// Versions, ascending (= `seq` order).
+        var retained: [UInt32] = []
+    }
+
+    private var bucketByDay: [Int: Int32] = [:]
+    private(set) var buckets: [Bucket] = []
+    private var lastDay = Int.min
+    private var lastBucket = -1
+
+    /// The index of `day`'s bucket, creating it.
+    @inline(__always)
+    mutating func bucket(for day: Int) -> Int {
+        if day == lastDay { return lastBucket }
+        let index: Int
+        if let existing = bucketByDay[day] {
+            index = Int(existing)
+        } else {
+            index = buckets.count
+            buckets.append(Bucket(day: day))
+            bucketByDay[day] = Int32(index)
+        }
+        lastDay = day
+        lastBucket = index
+        return index
+    }
+
+    /// The bucket of `day`, if the day ever had a sample.
+    func existing(_ day: Int) -> Bucket? {
+        bucketByDay[day].map { buckets[Int($0)] }
+    }
+
+    @inline(__always)
+    mutating func add(_ version: UInt32, day: Int, retained: Bool) {
+        let index = bucket(for: day)
+        buckets[index].count += 1
+        if retained { buckets[index].retained.append(version) }
+    }
+
+    mutating func remove(_ version: UInt32, day: Int, retained: Bool) {
+        let index = bucket(for: day)
+        buckets[index].count -= 1
+        guard retained, let position = Self.position(of: version, in: buckets[index].retained) else { return }
+        buckets[index].retained.remove(at: position)
+    }
+
+    /// Binary search in ascending `versions`.
+    private static func position(of version: UInt32, in versions: [UInt32]) -> Int? {
+        var low = 0
+        var high = versions.count
+        while low < high {
+            let mid = (low + high) / 2
+            if versions[mid] < version { low = mid + 1 } else { high = mid }
+        }
+        return low < versions.count && versions[low] == version ? low : nil
+    }
+
+    /// The buckets of days with at least one sample, ascending by day.
+    var occupied: [Bucket] {
+        buckets.filter { $0.count > 0 }.sorted { $0.day < $1.day }
+    }
+
+    static func == (lhs: DayBuckets, rhs: DayBuckets) -> Bool {
+        lhs.occupied.map { [$0.day, Int($0.count)] } == rhs.occupied.map { [$0.day, Int($0.count)] }
+    }
+}

@@ -1,0 +1,189 @@
+@preconcurrency import Glibc
+import DuneEvents
+
+/// Sample id → current version: an open-addressing hash table of 8-byte slots.
+///
+/// A slot holds 32 bits of the id's hash and the version (0 marks an empty
+/// slot). Keys themselves stay in the version's block, so the table costs
+/// 8–20 bytes per sample; the stored hash bits make a probe touch the block
+/// only on a real candidate. Linear probing, at most 5/8 full, deletion by
+/// backward shift (no tombstones). Placement depends only on the ids, never
+/// on the process's hash seed — and nothing is ever read out of it in table
+/// order, so it cannot affect any output.
+///
+/// Random ids make every lookup a cache miss; the slots of a large table sit
+/// on 2 MiB pages (``SlotTable``) so that the miss is not also a TLB miss,
+/// and ``warm(_:)`` lets a caller start a group's misses together.
+/// A value type: the storage is copied before a write when shared.
+struct SampleIndex: Sendable {
+    private var table: SlotTable?
+    private(set) var count = 0
+
+    /// The 32 hash bits kept in a slot.
+    @inline(__always)
+    static func fingerprint(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash ^ (hash >> 32)) }
+
+    /// The slot holding a version for which `matches` is true, searched with `hash`.
+    @inline(__always)
+    func find(hash: UInt64, matches: (UInt32) -> Bool) -> (slot: Int, version: UInt32)? {
+        guard let table else { return nil }
+        let slots = table.slots
+        let fingerprint = Self.fingerprint(hash)
+        let mask = table.capacity - 1
+        var slot = Int(fingerprint) & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            if UInt32(truncatingIfNeeded: entry >> 32) == fingerprint {
+                let version = UInt32(truncatingIfNeeded: entry)
+                if matches(version) { return (slot, version) }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Loads the home slot of each hash, so that the lookups that follow find
+    /// them in the cache: independent loads overlap, where the lookups one by
+    /// one would each wait for memory. Returns a value derived from the loads
+    /// (keep it, or the loads may be optimised away).
+    @inline(__always)
+    func warm(_ hashes: UnsafeBufferPointer<UInt64>) -> UInt64 {
+        guard let table else { return 0 }
+        let slots = table.slots
+        let mask = table.capacity - 1
+        var sink: UInt64 = 0
+        for hash in hashes { sink ^= slots[Int(Self.fingerprint(hash)) & mask] }
+        return sink
+    }
+
+    /// Adds `version` under `hash`; the id must not be in the table.
+    @inline(__always)
+    mutating func insert(hash: UInt64, version: UInt32) {
+        if (count + 1) * 8 > (table?.capacity ?? 0) * 5 { grow() }
+        makeUnique()
+        guard let table else { return }
+        let fingerprint = Self.fingerprint(hash)
+        let mask = table.capacity - 1
+        var slot = Int(fingerprint) & mask
+        while table.slots[slot] != 0 { slot = (slot + 1) & mask }
+        table.slots[slot] = UInt64(fingerprint) << 32 | UInt64(version)
+        count += 1
+    }
+
+    /// Sizes the table for `expected` ids, so that filling it never rehashes.
+    mutating func reserveCapacity(_ expected: Int) {
+        var capacity = 1024
+        while capacity * 5 < expected * 8 { capacity *= 2 }
+        guard capacity > (table?.capacity ?? 0) else { return }
+        grow(to: capacity)
+    }
+
+    /// Points the slot found by ``find(hash:matches:)`` at `version`.
+    @inline(__always)
+    mutating func update(slot: Int, version: UInt32) {
+        makeUnique()
+        guard let table else { return }
+        table.slots[slot] = table.slots[slot] & 0xFFFF_FFFF_0000_0000 | UInt64(version)
+    }
+
+    /// Empties the slot found by ``find(hash:matches:)``.
+    mutating func remove(slot: Int) {
+        makeUnique()
+        guard let table else { return }
+        let slots = table.slots
+        let mask = table.capacity - 1
+        var hole = slot
+        var next = (slot + 1) & mask
+        while slots[next] != 0 {
+            let home = Int(UInt32(truncatingIfNeeded: slots[next] >> 32)) & mask
+            // Move the entry into the hole unless its home lies cyclically in (hole, next].
+            if (next - home) & mask >= (next - hole) & mask {
+                slots[hole] = slots[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        slots[hole] = 0
+        count -= 1
+    }
+
+    /// Every version in the table, in no particular order.
+    var versions: [UInt32] {
+        guard let table else { return [] }
+        return (0..<table.capacity).compactMap { table.slots[$0] == 0 ? nil : UInt32(truncatingIfNeeded: table.slots[$0]) }
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&table), let shared = table {
+            table = shared.copy()
+        }
+    }
+
+    private mutating func grow() {
+        grow(to: max(1024, (table?.capacity ?? 0) * 2))
+    }
+
+    private mutating func grow(to capacity: Int) {
+        let grown = SlotTable(capacity: capacity)
+        let mask = capacity - 1
+        if let old = table {
+            for index in 0..<old.capacity {
+                let entry = old.slots[index]
+                guard entry != 0 else { continue }
+                var slot = Int(UInt32(truncatingIfNeeded: entry >> 32)) & mask
+                while grown.slots[slot] != 0 { slot = (slot + 1) & mask }
+                grown.slots[slot] = entry
+            }
+        }
+        table = grown
+    }
+}
+
+/// The zero-filled slots of a ``SampleIndex``; tables of 2 MiB and more are
+/// mapped on transparent huge pages where the kernel offers them.
+///
+/// `@unchecked Sendable`: the slots are written only through a
+/// ``SampleIndex`` that holds the only reference (it copies a shared table
+/// first), exactly like an array's buffer.
+final class SlotTable: @unchecked Sendable {
+    let slots: UnsafeMutablePointer<UInt64>
+    let capacity: Int
+    private let mapping: UnsafeMutableRawPointer?
+    private let mappingLength: Int
+
+    private static let hugePage = 2 << 20
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        let bytes = capacity * MemoryLayout<UInt64>.stride
+        if bytes >= Self.hugePage,
+           let mapped = mmap(nil, bytes + Self.hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+           mapped != MAP_FAILED {
+            let aligned = (Int(bitPattern: mapped) + Self.hugePage - 1) & ~(Self.hugePage - 1)
+            let start = UnsafeMutableRawPointer(bitPattern: aligned) ?? mapped
+            _ = madvise(start, bytes, 14)  // MADV_HUGEPAGE; advice only, failure is harmless
+            mapping = mapped
+            mappingLength = bytes + Self.hugePage
+            slots = start.bindMemory(to: UInt64.self, capacity: capacity)  // mmap memory is zero-filled
+        } else {
+            mapping = nil
+            mappingLength = 0
+            slots = .allocate(capacity: capacity)
+            slots.initialize(repeating: 0, count: capacity)
+        }
+    }
+
+    deinit {
+        if let mapping {
+            munmap(mapping, mappingLength)
+        } else {
+            slots.deallocate()
+        }
+    }
+
+    func copy() -> SlotTable {
+        let copy = SlotTable(capacity: capacity)
+        copy.slots.update(from: slots, count: capacity)
+        return copy
+    }
+}

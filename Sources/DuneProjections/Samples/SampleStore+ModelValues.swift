@@ -1,0 +1,108 @@
+import DuneEvents
+
+extension SampleStore {
+    /// The daily values the read models are computed from, ascending by date.
+    ///
+    /// The same numbers as ``allDailyValues()`` — every value is computed by
+    /// the same code, from the same samples, in the same `seq` order — but
+    /// without the per-sample references of the step samples (the bulk of a
+    /// log), which no read model reads: `steps` holds each source's total
+    /// without its sample list, and ``DailyValues/samples`` is empty.
+    /// `explain` gets the full values from ``dailyValues(on:)``.
+    ///
+    /// - Complexity: O(n + d log d) for n retained samples and d days.
+    func modelDailyValues() -> [DailyValues] {
+        let (blocks, firstVersions) = allVersions
+        // Steps are summed per source as `DailySteps` does it: a `[String: …]`
+        // dictionary, so names are grouped by `String` equality.
+        var classByName: [String: Int32] = [:]
+        func sourceClass(_ name: String) -> Int32 {
+            if let existing = classByName[name] { return existing }
+            let next = Int32(classByName.count)
+            classByName[name] = next
+            return next
+        }
+        let classesOfBlock = blocks.map { $0.sources.map(sourceClass) }
+        var result: [DailyValues] = []
+        for bucket in occupiedBuckets {
+            var others: [StoredSample] = []
+            var groups: [StepGroup] = []
+            let retained = bucket.retained
+            var position = 0
+            while position < retained.count {
+                // The run of versions that live in one block.
+                let blockIndex = Self.blockIndex(of: retained[position], in: firstVersions)
+                let first = firstVersions[blockIndex]
+                let limit = blockIndex + 1 < firstVersions.count ? firstVersions[blockIndex + 1] : UInt32.max
+                var runEnd = position
+                while runEnd < retained.count, retained[runEnd] < limit { runEnd += 1 }
+                let block = blocks[blockIndex]
+                let classes = classesOfBlock[blockIndex]
+                block.rows.withUnsafeBufferPointer { rows in
+                    for version in retained[position..<runEnd] {
+                        let row = Int(version - first)
+                        let packed = rows[row]
+                        guard packed.kindIndex == SampleKind.stepCountIndex else {
+                            others.append(StoredSample(sample: block.sample(at: row), seq: packed.seq))
+                            continue
+                        }
+                        let value: Double
+                        let group: Int32
+                        var fullName: String?
+                        if packed.isFull {
+                            let sample = block.fullSamples[packed.fullIndex]
+                            guard let quantity = sample.quantity?.value else { continue }
+                            value = quantity
+                            fullName = sample.source
+                            group = sourceClass(sample.source)
+                        } else {
+                            value = packed.value
+                            group = classes[Int(packed.source)]
+                        }
+                        if let existing = groups.firstIndex(where: { $0.group == group }) {
+                            groups[existing].steps += value
+                        } else {
+                            groups.append(StepGroup(group: group, name: fullName ?? block.sources[Int(packed.source)], steps: value))
+                        }
+                    }
+                }
+                position = runEnd
+            }
+            result.append(DailyValues(date: DayKey(ordinal: bucket.day), samplesWithoutSteps: others,
+                                      steps: Self.steps(groups)))
+        }
+        return result
+    }
+
+    /// One source's running step total for a day.
+    private struct StepGroup {
+        var group: Int32
+        /// The name as first seen that day (the dictionary key `DailySteps` keeps).
+        var name: String
+        var steps: Double
+    }
+
+    /// `DailySteps` from the per-source totals: sources in UTF-8 order, the
+    /// first largest total wins.
+    private static func steps(_ groups: [StepGroup]) -> DailySteps? {
+        let sorted = groups.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        var best: StepGroup?
+        for candidate in sorted where best.map({ candidate.steps > $0.steps }) ?? true {
+            best = candidate
+        }
+        guard let best else { return nil }
+        return DailySteps(value: best.steps, source: best.name,
+                          sources: sorted.map { SourceSteps(source: $0.name, steps: $0.steps, samples: []) })
+    }
+
+    /// The index of the block holding `version`.
+    private static func blockIndex(of version: UInt32, in firstVersions: [UInt32]) -> Int {
+        var low = 0
+        var high = firstVersions.count
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if firstVersions[mid] <= version { low = mid } else { high = mid }
+        }
+        return low
+    }
+}
