@@ -2,11 +2,15 @@
 ///
 /// Used to remember what content an idempotency key or a sample id was
 /// ingested with, without keeping the content itself in memory. Two
-/// independent 64-bit lanes (FNV-1a-style multiply-xor with different seeds
-/// and primes, each finished with MurmurHash3's `fmix64`) — not a
-/// cryptographic hash: an accidental collision (about 2⁻¹²⁸ per pair) would
-/// make a changed line look identical and be acknowledged as
-/// `alreadyAppended`; adversarial collisions are out of scope.
+/// independent 64-bit lanes fed eight bytes at a time (multiply by an odd
+/// constant, then xor-shift, with different constants per lane; the last
+/// partial word is zero-padded and the length folded in), each finished with
+/// MurmurHash3's `fmix64` — not a cryptographic hash: an accidental collision
+/// (about 2⁻¹²⁸ per pair) would make a changed line look identical and be
+/// acknowledged as `alreadyAppended`; adversarial collisions are out of scope.
+///
+/// Digests are kept in memory and in the `<log>.checkpoint` file, which
+/// records the digest version it was written with (see `LogCheckpoint`).
 public struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
     public let high: UInt64
     public let low: UInt64
@@ -18,22 +22,51 @@ public struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
 
     /// The digest of `bytes`.
     public init(_ bytes: some Sequence<UInt8>) {
-        var a: UInt64 = 0xcbf2_9ce4_8422_2325
-        var b: UInt64 = 0x6c62_272e_07bb_0142
-        var length: UInt64 = 0
-        for byte in bytes {
-            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            b = (b ^ UInt64(byte)) &* 0x9e37_79b9_7f4a_7c15
-            b ^= b >> 29
-            length &+= 1
+        if let digest = bytes.withContiguousStorageIfAvailable({ ContentDigest(UnsafeRawBufferPointer($0)) }) {
+            self = digest
+        } else {
+            self = Array(bytes).withUnsafeBytes { ContentDigest($0) }
         }
-        self.high = ContentDigest.fmix(a ^ length)
-        self.low = ContentDigest.fmix(b &+ length &* 0xff51_afd7_ed55_8ccd)
     }
 
     /// The digest of a string's UTF-8 bytes.
     public init(string: String) {
-        self.init(string.utf8)
+        var string = string
+        self = string.withUTF8 { ContentDigest(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The digest of the bytes in `buffer`.
+    ///
+    /// - Complexity: O(*n*), eight bytes per step.
+    @inline(__always)
+    public init(_ buffer: UnsafeRawBufferPointer) {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x6c62_272e_07bb_0142
+        let count = buffer.count
+        var index = 0
+        if let base = buffer.baseAddress {
+            while index + 8 <= count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                a = (a ^ word) &* 0x9fb2_1c65_1e98_df25
+                a ^= a >> 29
+                b = (b ^ (word << 31 | word >> 33)) &* 0x9e37_79b9_7f4a_7c15
+                b ^= b >> 32
+                index += 8
+            }
+            if index < count {
+                var word: UInt64 = 0
+                for offset in 0..<(count - index) {
+                    word |= UInt64(base.load(fromByteOffset: index + offset, as: UInt8.self)) << UInt64(8 * offset)
+                }
+                a = (a ^ word) &* 0x9fb2_1c65_1e98_df25
+                a ^= a >> 29
+                b = (b ^ (word << 31 | word >> 33)) &* 0x9e37_79b9_7f4a_7c15
+                b ^= b >> 32
+            }
+        }
+        let length = UInt64(count)
+        self.high = ContentDigest.fmix(a ^ length)
+        self.low = ContentDigest.fmix(b &+ length &* 0xff51_afd7_ed55_8ccd)
     }
 
     private static func fmix(_ value: UInt64) -> UInt64 {

@@ -41,31 +41,42 @@ public struct IngestState: Sendable {
     public var refresh = RefreshCoordinator.State()
     public var tasks = TaskLifecycle.State()
     /// eventID digest → content digest and the seq that stored it.
-    private var eventIDs: [ContentDigest: StoredContent] = [:]
-    /// sample id digest → the content digest it was first stored with.
-    private var firstSampleVersion: [ContentDigest: ContentDigest] = [:]
-    /// sample id digest → digests of its corrections (most samples have none,
-    /// so they cost no array of their own).
-    private var laterSampleVersions: [ContentDigest: [ContentDigest]] = [:]
-    /// sample id digests whose latest event is an ingest, not a deletion.
-    private var liveSamples: Set<ContentDigest> = []
-    /// Digests of stored refresh and profile lines.
-    private var storedLines: Set<ContentDigest> = []
+    var eventIDs = DigestTable<StoredContent>()
+    /// sample id digest → the content it was first stored with, its corrections, whether it is live.
+    var samples = DigestTable<SampleVersions>()
+    /// Content digests of corrections, per sample that has any (`SampleVersions.later`).
+    var laterSampleVersions: [[ContentDigest]] = []
+    /// Digests of stored refresh and profile lines (the value is unused).
+    var storedLines = DigestTable<Bool>()
     /// (task, phase) digest → content digest and seq.
-    private var taskPhases: [ContentDigest: StoredContent] = [:]
+    var taskPhases = DigestTable<StoredContent>()
     /// The seq of the last event folded in.
-    public private(set) var lastSeq = 0
+    public internal(set) var lastSeq = 0
 
-    private struct StoredContent: Sendable {
+    struct StoredContent: Sendable, Equatable {
         var content: ContentDigest
         var seq: Int
+    }
+
+    /// What is remembered of one sample id.
+    struct SampleVersions: Sendable, Equatable {
+        /// The content it was first stored with.
+        var first: ContentDigest
+        /// Whether its latest event is an ingest, not a deletion.
+        var live: Bool
+        /// Index into `laterSampleVersions`, or -1 when it was never corrected.
+        var later: Int32
     }
 
     public init() {}
 
     /// The decision for `command` in the current state. Does not change the state.
     public func decide(_ command: IngestCommand) -> IngestDecision {
-        let content = ContentDigest(command.content)
+        decide(command, contentDigest: ContentDigest(command.content))
+    }
+
+    /// ``decide(_:)`` with the digest of `command.content` already computed.
+    func decide(_ command: IngestCommand, contentDigest content: ContentDigest) -> IngestDecision {
         if let eventID = command.eventID, let stored = eventIDs[ContentDigest(string: eventID)] {
             if stored.content == content {
                 return IngestDecision(outcome: .alreadyAppended, reason: "eventID \"\(eventID)\" is already in the log (seq \(stored.seq))")
@@ -83,7 +94,7 @@ public struct IngestState: Sendable {
             }
             return IngestDecision(outcome: .appended, events: [event(.sampleIngested(sample))])
         case .deleteSample(let deletion):
-            guard liveSamples.contains(ContentDigest(string: deletion.sampleID)) else {
+            guard samples[ContentDigest(string: deletion.sampleID)]?.live == true else {
                 return IngestDecision(outcome: .alreadyAppended, reason: "sample \(deletion.sampleID) is not in the log or already deleted")
             }
             return IngestDecision(outcome: .appended, events: [event(.sampleDeleted(deletion))])
@@ -119,42 +130,65 @@ public struct IngestState: Sendable {
     /// - Parameter content: the event's input content when the caller already
     ///   has it (ingest); `nil` recomputes it from the event (replay on open).
     public mutating func evolve(with recorded: RecordedEvent, content: [UInt8]? = nil) {
+        evolve(with: recorded, contentDigest: (content ?? recorded.event.inputContent).map { ContentDigest($0) })
+    }
+
+    /// ``evolve(with:content:)`` with the content's digest already computed
+    /// (`nil` for an event without input content: a superseding cancellation).
+    mutating func evolve(with recorded: RecordedEvent, contentDigest digest: ContentDigest?) {
         lastSeq = recorded.seq
         let event = recorded.event
-        let digest = (content ?? event.inputContent).map { ContentDigest($0) }
         if let eventID = event.eventID, let digest {
-            eventIDs[ContentDigest(string: eventID)] = StoredContent(content: digest, seq: recorded.seq)
+            eventIDs.set(ContentDigest(string: eventID), StoredContent(content: digest, seq: recorded.seq))
         }
         switch event.payload {
         case .sampleIngested(let sample):
-            let key = ContentDigest(string: sample.id)
-            if let digest, !hasStored(sampleKey: key, content: digest) {
-                if firstSampleVersion[key] == nil {
-                    firstSampleVersion[key] = digest
-                } else {
-                    laterSampleVersions[key, default: []].append(digest)
-                }
-            }
-            liveSamples.insert(key)
+            evolveSample(key: ContentDigest(string: sample.id), content: digest)
         case .sampleDeleted(let deletion):
-            liveSamples.remove(ContentDigest(string: deletion.sampleID))
+            if let index = samples.index(of: ContentDigest(string: deletion.sampleID)) {
+                samples.update(at: index) { $0.live = false }
+            }
         case .refreshRequested(let record):
             RefreshCoordinator.evolve(&refresh, with: record)
-            if let digest { storedLines.insert(digest) }
+            if let digest, !storedLines.contains(digest) { storedLines.append(digest, true) }
         case .task(let record):
             TaskLifecycle.evolve(&tasks, with: record)
             if let digest {
-                taskPhases[Self.taskKey(record.task, record.requestedPhase ?? record.phase)] = StoredContent(content: digest, seq: recorded.seq)
+                taskPhases.set(Self.taskKey(record.task, record.requestedPhase ?? record.phase), StoredContent(content: digest, seq: recorded.seq))
             }
         case .profileUpdated:
-            if let digest { storedLines.insert(digest) }
+            if let digest, !storedLines.contains(digest) { storedLines.append(digest, true) }
         }
+    }
+
+    /// A sample with id digest `key` was stored with `content`: remember the version, mark it live.
+    mutating func evolveSample(key: ContentDigest, content: ContentDigest?) {
+        guard let index = samples.index(of: key) else {
+            // Every stored sample has input content; an event without would still make the id live.
+            samples.append(key, SampleVersions(first: content ?? ContentDigest(high: 0, low: 0), live: true, later: -1))
+            return
+        }
+        let versions = samples.values[index]
+        if let content, !hasStored(versions, content: content) {
+            if versions.later < 0 {
+                let later = Int32(laterSampleVersions.count)
+                samples.update(at: index) { $0.later = later }
+                laterSampleVersions.append([content])
+            } else {
+                laterSampleVersions[Int(versions.later)].append(content)
+            }
+        }
+        if !versions.live { samples.update(at: index) { $0.live = true } }
     }
 
     /// Whether the sample with id digest `sampleKey` was ever stored with `content`.
     private func hasStored(sampleKey: ContentDigest, content: ContentDigest) -> Bool {
-        guard let first = firstSampleVersion[sampleKey] else { return false }
-        return first == content || (laterSampleVersions[sampleKey]?.contains(content) ?? false)
+        guard let versions = samples[sampleKey] else { return false }
+        return hasStored(versions, content: content)
+    }
+
+    private func hasStored(_ versions: SampleVersions, content: ContentDigest) -> Bool {
+        versions.first == content || (versions.later >= 0 && laterSampleVersions[Int(versions.later)].contains(content))
     }
 
     private static func taskKey(_ task: String, _ phase: TaskPhase) -> ContentDigest {

@@ -71,6 +71,8 @@ public struct IngestSession {
     private var pending: [IngestCommand] = []
     private var pendingOrigins: [Origin] = []
     private var categories: [String: CategoryCounts] = [:]
+    /// Raw lines waiting to be parsed together.
+    var window = RawLineWindow()
 
     /// Where a pending command came from.
     private struct Origin {
@@ -89,26 +91,24 @@ public struct IngestSession {
     }
 
     /// Parses one raw input line and submits it.
+    ///
+    /// The line is copied and parsed together with the lines after it, on
+    /// every core (see `RawLineWindow`); its rejection or command takes its
+    /// place in the input's order all the same.
     public mutating func submit(line: InputLineReader.Line, input: String) async throws(DuneEventsError) {
-        switch line.content {
-        case .overlong(let length):
-            reject(input: input, line: line.number, reason: "line is \(length) bytes; the limit is \(InputParser.maximumLineBytes)")
-        case .bytes(let bytes):
-            let command: IngestCommand
-            do {
-                command = try InputParser.parse(bytes)
-            } catch {
-                reject(input: input, line: line.number, reason: error.reason)
-                return
-            }
-            try await submit(command, input: input, line: line.number)
-        }
+        try await enqueueRaw(line, input: input)
     }
 
     /// Submits a validated command that came from `input` at `line`.
     ///
     /// - Parameter category: counts the outcome under this name too (see ``Summary/categories``).
     public mutating func submit(_ command: IngestCommand, input: String, line: Int, category: String? = nil) async throws(DuneEventsError) {
+        try await drainWindow()
+        try await enqueue(command, input: input, line: line, category: category)
+    }
+
+    /// Adds a command to the batch, appending the batch when it is full.
+    mutating func enqueue(_ command: IngestCommand, input: String, line: Int, category: String?) async throws(DuneEventsError) {
         summary.lines += 1
         pending.append(command)
         pendingOrigins.append(Origin(input: input, line: line, category: category))
@@ -116,7 +116,18 @@ public struct IngestSession {
     }
 
     /// Records a line rejected before it became a command.
+    ///
+    /// When raw lines submitted before it are still waiting to be parsed, the
+    /// rejection waits with them and is reported in its turn.
     public mutating func reject(input: String, line: Int, reason: String, category: String? = nil) {
+        guard window.isEmpty else {
+            window.lines.append(.init(start: 0, count: 0, number: line, input: input, overlong: nil, rejection: (reason, category)))
+            return
+        }
+        recordRejection(input: input, line: line, reason: reason, category: category)
+    }
+
+    mutating func recordRejection(input: String, line: Int, reason: String, category: String?) {
         summary.lines += 1
         summary.rejected += 1
         if let category { categories[category, default: CategoryCounts(name: category)].rejected += 1 }
@@ -125,6 +136,7 @@ public struct IngestSession {
 
     /// Appends what is pending and returns the totals.
     public mutating func finish() async throws(DuneEventsError) -> Summary {
+        try await drainWindow()
         summary.categories = categories.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         if atomic, summary.rejected > 0 {
             summary.withheld = !pending.isEmpty

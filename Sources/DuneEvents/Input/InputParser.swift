@@ -51,6 +51,17 @@ public enum InputParser {
         guard line.count <= maximumLineBytes else {
             throw Rejection("line is \(line.count) bytes; the limit is \(maximumLineBytes)")
         }
+        if let command = parseSample(line) { return command }
+        return try parseReference(line)
+    }
+
+    /// ``parse(_:)-(UnsafeRawBufferPointer)`` without the fast path: every
+    /// line through ``JSONParser`` and ``command(from:)``. The fast path is
+    /// checked against it.
+    package static func parseReference(_ line: UnsafeRawBufferPointer) throws(Rejection) -> IngestCommand {
+        guard line.count <= maximumLineBytes else {
+            throw Rejection("line is \(line.count) bytes; the limit is \(maximumLineBytes)")
+        }
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)

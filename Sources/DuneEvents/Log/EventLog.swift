@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// The append-only event log: one writer, durable group commits, gapless `seq`.
 ///
 /// Opening takes the exclusive writer lock, quarantines a torn last line
@@ -132,20 +135,22 @@ public actor EventLog {
         var bytes: [UInt8] = []
         var lineEnds: [Int] = []
         let recordedAt = EventIdentity.now()
+        var ids = EventIDGenerator(at: recordedAt)
+        bytes.reserveCapacity(commands.count * 360)
+        appended.reserveCapacity(commands.count)
+        lineEnds.reserveCapacity(commands.count)
         for command in commands {
-            let decision = next.decide(command)
+            let content = ContentDigest(command.content)
+            let decision = next.decide(command, contentDigest: content)
             guard decision.outcome == .appended else {
                 results.append(CommandResult(outcome: decision.outcome, seqs: nil, reason: decision.reason))
                 continue
             }
             let first = next.lastSeq + 1
             for (index, event) in decision.events.enumerated() {
-                let recorded = RecordedEvent(seq: next.lastSeq + 1, id: EventIdentity.makeEventID(at: recordedAt),
-                                             recordedAt: recordedAt, event: event)
-                bytes.append(contentsOf: EventCodec.encodeLine(recorded))
-                lineEnds.append(bytes.count)
+                let recorded = RecordedEvent(seq: next.lastSeq + 1, id: ids.next(), recordedAt: recordedAt, event: event)
                 // Only the line's own event carries its content; a superseding cancellation has none.
-                next.evolve(with: recorded, content: index == decision.events.count - 1 ? command.content : nil)
+                next.evolve(with: recorded, contentDigest: index == decision.events.count - 1 ? content : nil)
                 appended.append(recorded)
             }
             results.append(CommandResult(outcome: .appended, seqs: first...next.lastSeq, reason: nil))
@@ -153,6 +158,7 @@ public actor EventLog {
         if atomic, results.contains(where: { $0.outcome == .conflict }) {
             return BatchResult(results: results, appended: [])
         }
+        EventLog.encode(appended, into: &bytes, lineEnds: &lineEnds)
         do {
             try write(bytes, lineEnds: lineEnds, to: file)
         } catch {
@@ -162,6 +168,38 @@ public actor EventLog {
         }
         state = next
         return BatchResult(results: results, appended: appended)
+    }
+
+    /// The stored lines of `events`, back to back, and where each ends: encoded
+    /// (and CRC-sealed) in parts on every core when the batch is large.
+    private static func encode(_ events: [RecordedEvent], into bytes: inout [UInt8], lineEnds: inout [Int]) {
+        let parts = events.count >= 1024 ? min(4, max(1, ProcessInfoLite.activeProcessorCount)) : 1
+        guard parts > 1 else {
+            for event in events {
+                EventCodec.appendLine(event, to: &bytes)
+                lineEnds.append(bytes.count)
+            }
+            return
+        }
+        let encoded = EncodedParts(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var local: [UInt8] = []
+            var ends: [Int] = []
+            let range = (events.count * part / parts)..<(events.count * (part + 1) / parts)
+            local.reserveCapacity(range.count * 360)
+            ends.reserveCapacity(range.count)
+            for index in range {
+                EventCodec.appendLine(events[index], to: &local)
+                ends.append(local.count)
+            }
+            encoded.store(part, bytes: local, lineEnds: ends)
+        }
+        for part in 0..<parts {
+            let (partBytes, partEnds) = encoded.take(part)
+            let base = bytes.count
+            bytes.append(contentsOf: partBytes)
+            lineEnds.append(contentsOf: partEnds.lazy.map { $0 + base })
+        }
     }
 
     private func write(_ bytes: [UInt8], lineEnds: [Int], to file: LogFile) throws(DuneEventsError) {
@@ -193,5 +231,25 @@ public actor EventLog {
     public func close() {
         try? file?.close()
         file = nil
+    }
+}
+
+/// The encoded parts of a batch, filled by `concurrentPerform` (each part once).
+private final class EncodedParts: Sendable {
+    private let parts: Mutex<[([UInt8], [Int])]>
+
+    init(count: Int) {
+        parts = Mutex(Array(repeating: ([], []), count: count))
+    }
+
+    func store(_ part: Int, bytes: [UInt8], lineEnds: [Int]) {
+        parts.withLock { $0[part] = (bytes, lineEnds) }
+    }
+
+    func take(_ part: Int) -> ([UInt8], [Int]) {
+        parts.withLock { parts in
+            defer { parts[part] = ([], []) }
+            return parts[part]
+        }
     }
 }

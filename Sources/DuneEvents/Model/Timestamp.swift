@@ -22,6 +22,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         public var reason: String
     }
 
+    /// Parses the RFC 3339 text in `bytes`; `nil` when ``init(parsing:)`` would
+    /// reject it. For parsers that have the bytes already (no copy of them).
+    package init?(utf8 bytes: UnsafeRawBufferPointer) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let parsed = try? Timestamp.scan(bytes, text: text) else { return nil }
+        self.epochSeconds = parsed.0
+        self.nanoseconds = parsed.1
+        self.offsetSeconds = parsed.2
+        self.text = text
+    }
+
     /// Parses RFC 3339 text with seconds and an offset.
     ///
     /// - Throws: ``ParseError`` that says what is wrong, e.g. a missing offset.

@@ -1,0 +1,102 @@
+import Testing
+@testable import DuneEvents
+
+/// The fast ingest path against the reference: `InputParser.parseSample`
+/// against `JSONParser` + `InputParser.command(from:)` on generated and
+/// randomly damaged input lines, `EventCodec.appendLine` against
+/// `EventCodec.encodeLine` on every kind of event.
+@Suite struct FastIngestTests {
+    static let inputLines: [String] = SyntheticHealthData(days: 40, seed: 9, density: 2).lines() + FastDecoderTests.handWrittenInput + [
+        #"{"type":"sample","kind":"stepCount","id":"s-1","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:10:00Z","value":-0,"unit":"count","source":"iPhone"}"#,
+        #"{"kind":"stepCount","type":"sample","id":"s-2","end":"2026-03-01T07:10:00Z","start":"2026-03-01T07:00:00Z","source":"Jürgen","unit":"count","value":12.50}"#,
+        #"{"type":"sample","kind":"hrv","id":"h-1","start":"2026-03-01T07:00:00Z","end":"2026-03-01T06:00:00Z","value":40,"unit":"ms","source":"W"}"#,
+        #"{"type":"sample","kind":"hrv","id":"","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"W"}"#,
+        #"{"type":"sample","kind":"hrv","id":"h-2","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":4000,"unit":"ms","source":"W"}"#,
+        #"{"type":"sample","kind":"bodyMass","id":"b-1","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":80000,"unit":"g","source":"W","eventID":"k"}"#,
+        #"{"type":"sample","kind":"sleep","id":"z-1","start":"2026-03-01T07:00:00Z","end":"2026-03-02T08:00:00Z","value":"asleepCore","source":"W"}"#,
+        #"{"type":"sample","kind":"sleep","id":"z-2","start":"2026-03-01T07:00:00Z","end":"2026-03-01T08:00:00Z","value":"awake","unit":"x","source":"W"}"#,
+        #" {"type":"sample","kind":"hrv","id":"h-3","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"W"} "#,
+    ]
+
+    static func reference(_ line: [UInt8]) -> Result<IngestCommand, InputParser.Rejection> {
+        line.withUnsafeBytes { bytes in Result { () throws(InputParser.Rejection) in try InputParser.parseReference(bytes) } }
+    }
+
+    static func fast(_ line: [UInt8]) -> IngestCommand? {
+        line.withUnsafeBytes { InputParser.parseSample($0) }
+    }
+
+    @Test func fastParserAcceptsTheCommonLinesWithTheReferenceResult() throws {
+        var handled = 0
+        for text in Self.inputLines {
+            let line = Array(text.utf8)
+            guard let fast = Self.fast(line) else { continue }
+            #expect(Self.reference(line) == .success(fast), "\(text)")
+            handled += 1
+        }
+        #expect(handled * 100 >= Self.inputLines.count * 80, "fast path took \(handled) of \(Self.inputLines.count)")
+        // The public entry point gives the reference's result for every line, accepted or not.
+        for text in Self.inputLines {
+            let line = Array(text.utf8)
+            let public_ = line.withUnsafeBytes { bytes in Result { () throws(InputParser.Rejection) in try InputParser.parse(bytes) } }
+            #expect(public_ == Self.reference(line), "\(text)")
+        }
+    }
+
+    @Test func damagedInputLinesGetTheReferenceCommandOrAreDeclined() throws {
+        var random = SplitMix(seed: 0x1A9E)
+        let alphabet = Array(#"0123456789.-+eE:TZ" {}[],\abcxyzé"#.utf8) + [0x00, 0x1F, 0x80, 0xFF]
+        var accepted = 0
+        for round in 0..<15_000 {
+            var line = Array(Self.inputLines[Int(random.next() % UInt64(Self.inputLines.count))].utf8)
+            for _ in 0..<(1 + Int(random.next() % 2)) {
+                let position = Int(random.next() % UInt64(line.count))
+                switch random.next() % 4 {
+                case 0: line[position] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                case 1: line.remove(at: position)
+                case 2: line.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: position)
+                default: line[position] = line[position] ^ (1 << UInt8(random.next() % 7))
+                }
+                if line.isEmpty { line = [UInt8(ascii: "{")] }
+            }
+            if let fast = Self.fast(line) {
+                #expect(Self.reference(line) == .success(fast), "round \(round): \(String(decoding: line, as: UTF8.self))")
+                accepted += 1
+            }
+        }
+        #expect(accepted > 1000)
+    }
+
+    @Test func fastEncoderWritesTheReferenceBytes() throws {
+        let events = try FastDecoderTests.corpus.map { try FastDecoderTests.reference($0).get() }
+        for event in events {
+            var bytes: [UInt8] = Array("prefix".utf8)
+            EventCodec.appendLine(event, to: &bytes)
+            #expect(Array(bytes.dropFirst(6)) == EventCodec.encodeLine(event), "seq \(event.seq)")
+        }
+        // Odd values the corpus may lack: escapes, non-canonical units, extra members, negative zero.
+        let odd = Event(.sampleIngested(Sample(id: "q\"uote\\d\u{1}", kind: .stepCount, start: FastDecoderTests.recordedAt(1),
+                                                 end: FastDecoderTests.recordedAt(2), source: "tab\tnewline\n",
+                                                 reading: .quantity(Quantity(value: -0.0, inputValue: 1e-7, inputUnit: "steps")))),
+                        eventID: "e\u{7f}", extra: JSONObject([JSONMember("z", .array([.null, .bool(true)])), JSONMember("a", .number(0.1))]))
+        let recorded = RecordedEvent(seq: 7, id: "not-a-uuid", recordedAt: FastDecoderTests.recordedAt(3), event: odd)
+        var bytes: [UInt8] = []
+        EventCodec.appendLine(recorded, to: &bytes)
+        #expect(bytes == EventCodec.encodeLine(recorded))
+    }
+
+    @Test func contentDigestsSeparateNearContents() {
+        var seen = Set<ContentDigest>()
+        var base = Array(#"{"end":"2026-03-01T07:10:00Z","id":"s-1","kind":"stepCount"}"#.utf8)
+        for index in 0..<base.count {
+            for delta: UInt8 in [1, 2, 0x80] {
+                base[index] ^= delta
+                seen.insert(ContentDigest(base))
+                base[index] ^= delta
+            }
+        }
+        for length in 0...base.count { seen.insert(ContentDigest(base.prefix(length))) }
+        #expect(seen.count == base.count * 3 + base.count + 1)
+        #expect(ContentDigest(base) == ContentDigest(string: String(decoding: base, as: UTF8.self)))
+    }
+}
