@@ -36,13 +36,22 @@ public actor EventLog {
         public var waitForLock: Bool
         /// Create the file when it does not exist.
         public var create: Bool
+        /// Keep `<log>.checkpoint` (see ``EventLog``) once this many bytes of the
+        /// log are not covered by it; `nil` neither reads nor writes one.
+        public var checkpointBytes: Int?
 
-        public init(durability: Durability = .batch, waitForLock: Bool = false, create: Bool = true) {
+        public init(durability: Durability = .batch, waitForLock: Bool = false, create: Bool = true,
+                    checkpointBytes: Int? = EventLog.defaultCheckpointBytes) {
             self.durability = durability
             self.waitForLock = waitForLock
             self.create = create
+            self.checkpointBytes = checkpointBytes
         }
     }
+
+    /// The default of ``Options/checkpointBytes``: 16 MiB, about 50 000 events
+    /// (a tenth of a second to replay).
+    public static let defaultCheckpointBytes = 16 << 20
 
     /// The outcome of one command of a batch.
     public struct CommandResult: Sendable, Hashable {
@@ -67,13 +76,25 @@ public actor EventLog {
     private var file: LogFile?
     private var state: IngestState
     private var size: Int
+    /// The log offset the checkpoint beside it covers (0: none).
+    private var checkpointedBytes = 0
 
     /// Opens (or creates) the log at `path` for appending.
+    ///
+    /// The deciders' state is rebuilt from the log. When `<log>.checkpoint`
+    /// holds the state at a recent offset and agrees with the log there (see
+    /// `LogCheckpoint`), only the lines after that offset are replayed; the
+    /// checkpoint is never trusted over the log: on any mismatch the whole log
+    /// is replayed. A torn last line is quarantined first either way. Damage
+    /// before the checkpoint's offset is not looked for on open (`dune-replay
+    /// verify` and every rebuild read every line); damage after it refuses the
+    /// open as before.
     ///
     /// - Throws: `logLocked` when another process writes to it; `corruptLog`
     ///   when a line other than the last is damaged; `io`/`inputUnavailable`
     ///   when the file cannot be opened.
-    /// - Complexity: O(n) in the size of the log (one streaming pass).
+    /// - Complexity: O(n) in the bytes after the checkpoint (the whole log
+    ///   without one), read in parallel chunks.
     public init(path: String, options: Options = Options()) throws(DuneEventsError) {
         self.path = path
         self.options = options
@@ -87,10 +108,17 @@ public actor EventLog {
                                   location: .init(path: path, byteOffset: offset))
         }
         var state = IngestState()
+        var start = LogReader.Resumption()
+        if options.checkpointBytes != nil, let checkpoint = LogCheckpoint.load(logPath: path),
+           let size = try? file.size, checkpoint.matches(file, size: size) {
+            state = checkpoint.state
+            start = LogReader.Resumption(offset: checkpoint.offset, expectedSeq: checkpoint.lastSeq + 1)
+        }
         let end: LogReader.End
         do {
-            end = try LogReader(file: file).forEachBatch { batch in
-                for event in batch { state.evolve(with: event) }
+            end = try LogReader(file: file).forEachEventBatch(LogReader.Range(), parallelism: LogReader.defaultParallelism,
+                                                              chunkSize: LogReader.chunkSize, startingAt: start) { batch in
+                state.evolve(batch)
             }
         } catch let error as DuneEventsError {
             throw error
@@ -100,6 +128,7 @@ public actor EventLog {
         self.warnings = warnings
         self.state = state
         self.size = end.validBytes
+        self.checkpointedBytes = start.offset
         self.file = file
     }
 
@@ -167,6 +196,8 @@ public actor EventLog {
             throw error
         }
         state = next
+        // A long session keeps a recent checkpoint too, in large steps (writing one costs a pass over the state).
+        checkpointIfBehind(by: 512 << 20)
         return BatchResult(results: results, appended: appended)
     }
 
@@ -227,8 +258,20 @@ public actor EventLog {
         }
     }
 
-    /// Releases the writer lock. Further calls throw.
+    /// Writes `<log>.checkpoint` when at least `threshold` bytes of the log are
+    /// not covered by it. A failure only costs the next open a longer replay.
+    private func checkpointIfBehind(by threshold: Int) {
+        guard let file, let interval = options.checkpointBytes, size - checkpointedBytes >= max(threshold, interval),
+              let checkpoint = LogCheckpoint.atEnd(of: file, size: size, state: state)
+        else { return }
+        if (try? checkpoint.write(logPath: path)) != nil { checkpointedBytes = size }
+    }
+
+    /// Releases the writer lock, after writing `<log>.checkpoint` when the
+    /// log has grown by ``Options/checkpointBytes`` since the last one.
+    /// Further calls throw.
     public func close() {
+        checkpointIfBehind(by: 0)
         try? file?.close()
         file = nil
     }

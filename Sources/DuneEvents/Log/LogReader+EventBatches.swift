@@ -36,14 +36,16 @@ extension LogReader {
     /// small logs into many chunks to exercise lines that straddle them).
     @discardableResult
     package func forEachEventBatch(_ range: Range, parallelism: Int, chunkSize requested: Int,
+                                   startingAt start: Resumption = Resumption(),
                                    _ body: (EventBatch) throws -> Void) throws -> End {
         let size = try file.size
         let chunkSize = max(1, requested)
-        let chunkCount = max(1, (size + chunkSize - 1) / chunkSize)
-        var merger = ChunkMerger(range: range, path: file.path)
+        let base = min(start.offset, size)
+        let chunkCount = max(1, (size - base + chunkSize - 1) / chunkSize)
+        var merger = ChunkMerger(range: range, path: file.path, start: start)
         let workers = min(max(1, parallelism), chunkCount)
         if workers == 1 {
-            let decoder = ChunkDecoder(file: file, size: size, chunkSize: chunkSize, through: range.throughSeq)
+            let decoder = ChunkDecoder(file: file, size: size, base: base, chunkSize: chunkSize, through: range.throughSeq)
             for chunk in 0..<chunkCount {
                 guard try merger.take(try decoder.decode(chunk: chunk), body) else { break }
             }
@@ -55,7 +57,7 @@ extension LogReader {
         let through = range.throughSeq
         for _ in 0..<workers {
             DispatchQueue.global(qos: .userInitiated).async(group: group) {
-                let decoder = ChunkDecoder(file: file, size: size, chunkSize: chunkSize, through: through)
+                let decoder = ChunkDecoder(file: file, size: size, base: base, chunkSize: chunkSize, through: through)
                 pipeline.work { chunk in Result { try decoder.decode(chunk: chunk) } }
             }
         }
@@ -68,6 +70,18 @@ extension LogReader {
             guard try merger.take(try result.get(), body) else { break }
         }
         return merger.end
+    }
+
+    /// Where a read resumes: a line start, the seq expected there, and its
+    /// line number (a log's line numbers are its seqs while it is intact).
+    package struct Resumption: Sendable, Equatable {
+        package var offset: Int
+        package var expectedSeq: Int
+
+        package init(offset: Int = 0, expectedSeq: Int = 1) {
+            self.offset = offset
+            self.expectedSeq = expectedSeq
+        }
     }
 
     /// About how many events the log holds (its size over 300 bytes, a typical
@@ -137,9 +151,13 @@ final class ChunkDecoder {
         return table
     }()
 
-    init(file: LogFile, size: Int, chunkSize: Int, through: Int) {
+    /// The offset chunk 0 starts at (a line start).
+    private let base: Int
+
+    init(file: LogFile, size: Int, base: Int, chunkSize: Int, through: Int) {
         self.file = file
         self.size = size
+        self.base = base
         self.chunkSize = chunkSize
         self.through = through
         buffer = .allocate(byteCount: chunkSize + 64 * 1024, alignment: 64)
@@ -152,13 +170,13 @@ final class ChunkDecoder {
 
     /// Decodes the lines that start in `[chunk × chunkSize, (chunk + 1) × chunkSize)`.
     func decode(chunk: Int) throws -> ChunkResult {
-        let chunkStart = chunk * chunkSize
+        let chunkStart = base + chunk * chunkSize
         let chunkEnd = min(size, chunkStart + chunkSize)
         // Read one byte before the chunk to know whether it starts a line.
-        let readStart = max(0, chunkStart - 1)
+        let readStart = chunkStart > base ? chunkStart - 1 : chunkStart
         var filled = try read(from: readStart, count: chunkEnd - readStart, at: 0)
         var lineStart = 0
-        if chunkStart > 0 {
+        if chunkStart > base {
             guard let base = buffer.baseAddress else { return empty(at: chunkStart) }
             if base.load(as: UInt8.self) == UInt8(ascii: "\n") {
                 lineStart = 1
@@ -325,12 +343,15 @@ struct ChunkMerger {
     let range: LogReader.Range
     let path: String
     private(set) var end = LogReader.End(validBytes: 0, lastSeq: 0, lines: 0, trailingBytes: 0)
-    private var expectedSeq = 1
-    private var nextLineNumber = 1
+    private var expectedSeq: Int
+    private var nextLineNumber: Int
 
-    init(range: LogReader.Range, path: String) {
+    init(range: LogReader.Range, path: String, start: LogReader.Resumption = LogReader.Resumption()) {
         self.range = range
         self.path = path
+        expectedSeq = start.expectedSeq
+        nextLineNumber = start.expectedSeq
+        end = LogReader.End(validBytes: start.offset, lastSeq: start.expectedSeq - 1, lines: start.expectedSeq - 1, trailingBytes: 0)
     }
 
     /// Consumes the next chunk; returns `false` when the read is over.

@@ -1,0 +1,117 @@
+extension IngestState: Equatable {
+    /// States are equal when they remember the same things in the same order —
+    /// as two states folded from the same events do.
+    public static func == (lhs: IngestState, rhs: IngestState) -> Bool {
+        lhs.lastSeq == rhs.lastSeq && lhs.refresh == rhs.refresh && lhs.tasks == rhs.tasks
+            && lhs.eventIDs.keys == rhs.eventIDs.keys && lhs.eventIDs.values == rhs.eventIDs.values
+            && lhs.samples.keys == rhs.samples.keys && lhs.samples.values == rhs.samples.values
+            && lhs.laterSampleVersions == rhs.laterSampleVersions
+            && lhs.storedLines.keys == rhs.storedLines.keys
+            && lhs.taskPhases.keys == rhs.taskPhases.keys && lhs.taskPhases.values == rhs.taskPhases.values
+    }
+}
+
+extension IngestState {
+    /// Writes the state for a ``LogCheckpoint`` (columns of fixed-size numbers;
+    /// timestamps and names as their text).
+    func write(to writer: inout CheckpointWriter) {
+        writer.bytes.reserveCapacity(writer.bytes.count + samples.count * 40 + eventIDs.count * 40 + 4096)
+        writer.integer(lastSeq)
+        writer.integer(refresh.refreshSignal)
+        writer.string(refresh.lastPerformedAt?.text ?? "")
+        let observers = refresh.lastObserverAt.sorted { $0.key.rawValue < $1.key.rawValue }
+        writer.integer(observers.count)
+        for (kind, time) in observers {
+            writer.string(kind.rawValue)
+            writer.string(time.text)
+        }
+        let inFlight = tasks.inFlight.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        writer.integer(inFlight.count)
+        for (feature, task) in inFlight {
+            writer.string(feature)
+            writer.string(task)
+        }
+        Self.write(eventIDs, to: &writer)
+        writer.integer(samples.count)
+        for key in samples.keys { writer.digest(key) }
+        for versions in samples.values {
+            writer.digest(versions.first)
+            writer.uint32(UInt32(bitPattern: versions.later))
+            writer.uint32(versions.live ? 1 : 0)
+        }
+        writer.integer(laterSampleVersions.count)
+        for versions in laterSampleVersions {
+            writer.integer(versions.count)
+            for digest in versions { writer.digest(digest) }
+        }
+        writer.integer(storedLines.count)
+        for key in storedLines.keys { writer.digest(key) }
+        Self.write(taskPhases, to: &writer)
+    }
+
+    private static func write(_ table: DigestTable<StoredContent>, to writer: inout CheckpointWriter) {
+        writer.integer(table.count)
+        for key in table.keys { writer.digest(key) }
+        for value in table.values {
+            writer.digest(value.content)
+            writer.integer(value.seq)
+        }
+    }
+
+    /// Reads a state written by ``write(to:)``; `nil` when the bytes do not hold one.
+    init?(from reader: inout CheckpointReader) {
+        self.init()
+        guard let lastSeq = reader.integer(), let signal = reader.integer(), let performed = reader.string(),
+              let observerCount = reader.count(itemBytes: 16)
+        else { return nil }
+        self.lastSeq = lastSeq
+        refresh.refreshSignal = signal
+        if !performed.isEmpty {
+            guard let time = try? Timestamp(parsing: performed) else { return nil }
+            refresh.lastPerformedAt = time
+        }
+        for _ in 0..<observerCount {
+            guard let name = reader.string(), let kind = SampleKind(rawValue: name), let text = reader.string(),
+                  let time = try? Timestamp(parsing: text)
+            else { return nil }
+            refresh.lastObserverAt[kind] = time
+        }
+        guard let inFlightCount = reader.count(itemBytes: 16) else { return nil }
+        for _ in 0..<inFlightCount {
+            guard let feature = reader.string(), let task = reader.string() else { return nil }
+            tasks.inFlight[feature] = task
+        }
+        guard let eventIDs = Self.readTable(&reader) else { return nil }
+        self.eventIDs = eventIDs
+        guard let sampleCount = reader.count(itemBytes: 40), let sampleKeys = reader.digests(sampleCount) else { return nil }
+        var versions: [SampleVersions] = []
+        versions.reserveCapacity(sampleCount)
+        for _ in 0..<sampleCount {
+            guard let first = reader.digest(), let later = reader.uint32(), let live = reader.uint32() else { return nil }
+            versions.append(SampleVersions(first: first, live: live != 0, later: Int32(bitPattern: later)))
+        }
+        guard let laterCount = reader.count(itemBytes: 8) else { return nil }
+        laterSampleVersions.reserveCapacity(laterCount)
+        for _ in 0..<laterCount {
+            guard let count = reader.count(itemBytes: 16), let digests = reader.digests(count) else { return nil }
+            laterSampleVersions.append(digests)
+        }
+        guard versions.allSatisfy({ $0.later < Int32(laterCount) }) else { return nil }
+        samples = DigestTable(keys: sampleKeys, values: versions)
+        guard let lineCount = reader.count(itemBytes: 16), let lines = reader.digests(lineCount) else { return nil }
+        storedLines = DigestTable(keys: lines, values: Array(repeating: true, count: lineCount))
+        guard let taskPhases = Self.readTable(&reader) else { return nil }
+        self.taskPhases = taskPhases
+    }
+
+    private static func readTable(_ reader: inout CheckpointReader) -> DigestTable<StoredContent>? {
+        guard let count = reader.count(itemBytes: 40), let keys = reader.digests(count) else { return nil }
+        var values: [StoredContent] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let content = reader.digest(), let seq = reader.integer() else { return nil }
+            values.append(StoredContent(content: content, seq: seq))
+        }
+        return DigestTable(keys: keys, values: values)
+    }
+}
