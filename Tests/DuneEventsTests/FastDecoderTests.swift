@@ -132,6 +132,31 @@ import Testing
         #expect(batch.samples.fullSamples.count * 10 < batch.samples.count)
     }
 
+    @Test func historyFiltersPackedRowsLikeWholeEvents() throws {
+        let events = try Self.corpus.map { try Self.reference($0).get() }
+        let batch = EventBatch(events)
+        var random = SplitMix(seed: 0x4157)
+        let days = events.map(\.occurredAt.localDate).sorted()
+        let sampleIDs = events.compactMap(\.sampleID)
+        for _ in 0..<120 {
+            var filter = HistoryFilter()
+            if random.next() % 2 == 0 { filter.kinds = [SampleKind.allCases[Int(random.next() % 8)]] }
+            if random.next() % 3 == 0 { filter.types = [EventType.allCases[Int(random.next() % 8)]] }
+            if random.next() % 2 == 0 { filter.since = days[Int(random.next() % UInt64(days.count))] }
+            if random.next() % 3 == 0 { filter.until = days[Int(random.next() % UInt64(days.count))] }
+            if random.next() % 5 == 0 { filter.sampleID = sampleIDs[Int(random.next() % UInt64(sampleIDs.count))] }
+            if random.next() % 7 == 0 { filter.taskID = "t-1" }
+            if random.next() % 4 == 0 {
+                let low = 1 + Int(random.next() % UInt64(events.count))
+                filter.seqs = low...(low + Int(random.next() % 500))
+            }
+            for position in 0..<batch.count {
+                #expect(filter.matches(batch, at: position) == filter.matches(events[position]))
+                if filter.matches(events[position]) { #expect(filter.canMatch(events[position].type)) }
+            }
+        }
+    }
+
     @Test func literalsMatchTheirText() {
         #expect(Literal.versionAndSeq == Literal(#"{"v":1,"seq":"#))
         #expect(Literal.id == Literal(#","id":""#))

@@ -32,6 +32,42 @@ public struct HistoryFilter: Sendable {
     }
 }
 
+extension HistoryFilter {
+    /// Whether any event of `type` can pass: `false` when the filter names
+    /// other types, or asks for a sample kind or sample id that `type` never
+    /// carries. Lets a caller skip work for events it will never show.
+    public func canMatch(_ type: EventType) -> Bool {
+        if !types.isEmpty, !types.contains(type) { return false }
+        let carriesKind = type == .sampleIngested || type == .refreshRequested
+        if !kinds.isEmpty, !carriesKind { return false }
+        if sampleID != nil, type != .sampleIngested, type != .sampleDeleted { return false }
+        let isTask = [.taskStarted, .taskCompleted, .taskFailed, .taskCancelled].contains(type)
+        if taskID != nil, !isTask { return false }
+        return true
+    }
+
+    /// Whether the event at `position` of `batch` passes every condition —
+    /// ``matches(_:)`` without rebuilding the event when it is a packed sample,
+    /// so filtering a large log costs little more than decoding it.
+    public func matches(_ batch: EventBatch, at position: Int) -> Bool {
+        let row = batch.rows[position]
+        guard row >= 0 else { return matches(batch.others[Int(~row)]) }
+        let packed = batch.samples.rows[Int(row)]
+        if packed.isFull { return matches(batch[position]) }
+        if let seqs, !seqs.contains(packed.seq) { return false }
+        if !types.isEmpty, !types.contains(.sampleIngested) { return false }
+        if !kinds.isEmpty, !kinds.contains(packed.kind) { return false }
+        if since != nil || until != nil {
+            let day = DayKey(ordinal: packed.start.localDayOrdinal)
+            if let since, day < since { return false }
+            if let until, day > until { return false }
+        }
+        if let sampleID, PackedUUID(sampleID) != packed.packedID { return false }
+        if taskID != nil { return false }
+        return true
+    }
+}
+
 extension RecordedEvent {
     /// When the event happened in the user's world: a sample's start, else its `at`.
     public var occurredAt: Timestamp {

@@ -63,15 +63,19 @@ enum HistoryCommandLine {
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
         // Tasks that never ended are known only at the log's end: one pass first (tables only).
-        let unfinished = json ? [] : try EventMarker.unfinishedTaskStarts(path: path)
+        // (Skipped when the filter can show no task.started event, e.g. with --kind.)
+        let unfinished = json || !filter.canMatch(.taskStarted) ? [] : try EventMarker.unfinishedTaskStarts(path: path)
         let color = Terminal.colorEnabled(1)
         var output = OutputBuffer()
         if !json { output.append(EventFormatting.header + "\n") }
         var shown = 0
         struct LimitReached: Error {}
         do {
-            try LogReader(path: path).forEachBatch(after: (filter.seqs?.lowerBound ?? 1) - 1, through: filter.seqs?.upperBound ?? .max) { batch in
-                for event in batch where filter.matches(event) {
+            let range = LogReader.Range(after: (filter.seqs?.lowerBound ?? 1) - 1, throughSeq: filter.seqs?.upperBound ?? .max)
+            try LogReader(path: path).forEachEventBatch(range) { batch in
+                // Filter on the compact rows; build only the events that are shown.
+                for position in 0..<batch.count where filter.matches(batch, at: position) {
+                    let event = batch[position]
                     if shown >= limit { throw LimitReached() }
                     shown += 1
                     if json {

@@ -40,8 +40,9 @@ enum EventMarker {
     /// - Complexity: one pass over the log; memory O(tasks in flight).
     static func unfinishedTaskStarts(path: String) throws -> Set<Int> {
         var open: [String: Int] = [:]
-        try LogReader(path: path).forEachBatch { batch in
-            for event in batch {
+        try LogReader(path: path).forEachEventBatch { batch in
+            // Task events are never packed samples: only the batch's other events need reading.
+            for event in batch.otherEvents {
                 guard case .task(let task) = event.payload else { continue }
                 if task.phase == .started { open[task.task] = event.seq } else { open[task.task] = nil }
             }
