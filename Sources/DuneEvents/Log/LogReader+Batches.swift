@@ -23,7 +23,7 @@ extension LogReader {
 
     /// The log's events as an asynchronous sequence of batches, in `seq` order.
     ///
-    /// Reading and decoding run on a dispatch thread of their own while the
+    /// Reading and decoding run on a dispatch queue (and thread) of their own while the
     /// consumer folds the previous batch, so a replay keeps two cores busy.
     /// At most `prefetch` decoded batches wait in memory: the reader blocks on
     /// its own thread (never the cooperative pool) until the consumer catches up.
@@ -60,7 +60,7 @@ public struct EventBatches: AsyncSequence, Sendable {
         continuation.onTermination = { _ in producer.cancel() }
         let reader = reader
         let range = range
-        DispatchQueue.global(qos: .userInitiated).async {
+        DispatchQueue(label: "DuneEvents.LogReader.batches", qos: .userInitiated).async {
             producer.run(continuation: continuation) { deliver in
                 try reader.forEachEventBatch(range) { batch in try deliver(batch) }
             }
@@ -135,7 +135,7 @@ public struct LogBatches: AsyncSequence, Sendable {
         continuation.onTermination = { _ in producer.cancel() }
         let reader = reader
         let range = range
-        DispatchQueue.global(qos: .userInitiated).async {
+        DispatchQueue(label: "DuneEvents.LogReader.batches", qos: .userInitiated).async {
             producer.run(continuation: continuation) { deliver in
                 try reader.forEachEventBatch(range) { batch in try deliver(batch.events) }
             }

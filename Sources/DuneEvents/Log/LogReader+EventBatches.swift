@@ -56,7 +56,10 @@ extension LogReader {
         let file = self.file
         let through = range.throughSeq
         for _ in 0..<workers {
-            DispatchQueue.global(qos: .userInitiated).async(group: group) {
+            // A serial queue of its own per worker: such queues get a thread even when every
+            // core is busy (the global queues on Linux run at most one thread per core, and
+            // the caller's thread, often one of them, only waits here).
+            DispatchQueue(label: "DuneEvents.LogReader.decode", qos: .userInitiated).async(group: group) {
                 let decoder = ChunkDecoder(file: file, size: size, base: base, chunkSize: chunkSize, through: through)
                 pipeline.work { chunk in Result { try decoder.decode(chunk: chunk) } }
             }
