@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import DuneEvents
 
@@ -83,6 +84,59 @@ import Testing
         var bytes: [UInt8] = []
         EventCodec.appendLine(recorded, to: &bytes)
         #expect(bytes == EventCodec.encodeLine(recorded))
+    }
+
+    /// Rejections and stored lines (without event id, recordedAt and CRC) of one ingest.
+    struct IngestRecord: Equatable {
+        var summary: IngestSession.Summary
+        var rejections: [String]
+        var lines: [String]
+    }
+
+    final class Rejections: @unchecked Sendable {
+        var all: [String] = []
+    }
+
+    func ingest(_ input: String, into path: String, classic: Bool) async throws -> IngestRecord {
+        let log = try EventLog(path: path)
+        let rejections = Rejections()
+        var session = IngestSession(log: log, batchSize: 700, onRejection: { rejections.all.append($0.description) })
+        if classic { session.onAppended = { _ in } }  // hands events on: every line becomes a command
+        let reader = try InputLineReader(path: input)
+        while let line = try reader.next() { try await session.submit(line: line, input: "input") }
+        let summary = try await session.finish()
+        await log.close()
+        let lines = try logTestRead(path).split(separator: UInt8(ascii: "\n")).map { line -> String in
+            let text = String(decoding: line, as: UTF8.self)
+            let id = text.range(of: #","id":""#)!.upperBound
+            let type = text.range(of: #"","type":"#)!.lowerBound
+            let data = text.range(of: #","data":"#)!.lowerBound
+            let crc = text.range(of: #","crc":""#, options: .backwards)!.lowerBound
+            return String(text[..<id]) + String(text[type..<text.range(of: #","recordedAt":"#)!.lowerBound]) + String(text[data..<crc])
+        }
+        return IngestRecord(summary: summary, rejections: rejections.all, lines: lines)
+    }
+
+    @Test func preparedSamplesWriteWhatCommandsWrite() async throws {
+        try await withTemporaryDirectory { directory in
+            var random = SplitMix(seed: 0x9E9A)
+            var lines = Self.inputLines
+            // Damage one line in fifty, and send a few twice (idempotency through both paths).
+            for index in lines.indices where random.next() % 50 == 0 {
+                var bytes = Array(lines[index].utf8)
+                bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(ascii: "#")
+                lines[index] = String(decoding: bytes, as: UTF8.self)
+            }
+            lines += lines.prefix(300)
+            let input = directory + "/input.jsonl"
+            try logTestWrite(input, Array(lines.joined(separator: "\n").utf8))
+            let prepared = try await ingest(input, into: directory + "/prepared.jsonl", classic: false)
+            let classic = try await ingest(input, into: directory + "/classic.jsonl", classic: true)
+            #expect(prepared.summary == classic.summary)
+            #expect(prepared.rejections == classic.rejections)
+            #expect(prepared.lines == classic.lines)
+            #expect(prepared.summary.appended > 5_000 && prepared.summary.rejected > 50 && prepared.summary.alreadyAppended > 200, "\(prepared.summary)")
+        }
     }
 
     @Test func contentDigestsSeparateNearContents() {

@@ -11,6 +11,30 @@ extension EventCodec {
         if !appendSampleUnsealed(recorded, to: &output) {
             encodeUnsealed(recorded, into: &output)
         }
+        seal(&output, from: start)
+    }
+
+    /// Appends the line of a `sample.ingested` event whose `data` object is
+    /// already written (a ``PreparedSample``): the bytes ``appendLine(_:to:)``
+    /// writes for that event.
+    ///
+    /// - Parameter recordedAt: the UTF-8 of `recordedAt.text` (an RFC 3339 text needs no escapes).
+    static func appendSampleLine(seq: Int, id: PackedUUID, recordedAt: [UInt8], data: UnsafeRawBufferPointer,
+                                 to output: inout [UInt8]) {
+        let start = output.count
+        output.appendLiteral(#"{"v":1,"seq":"#)
+        appendInteger(seq, to: &output)
+        output.appendLiteral(#","id":""#)
+        id.write(into: &output)
+        output.appendLiteral(#"","type":"sample.ingested","recordedAt":""#)
+        output.append(contentsOf: recordedAt)
+        output.appendLiteral(#"","data":"#)
+        output.append(contentsOf: data)
+        seal(&output, from: start)
+    }
+
+    /// Appends the CRC trailer and `\n` to the line that starts at `start`.
+    static func seal(_ output: inout [UInt8], from start: Int) {
         let crc = output.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         output.append(contentsOf: StoredLine.crcMarker)
         CRC32.appendHex(crc, to: &output)
@@ -38,45 +62,45 @@ extension EventCodec {
             return false
         }
         let event = recorded.event
-        output.append(contentsOf: #"{"v":1,"seq":"#.utf8)
+        output.appendLiteral(#"{"v":1,"seq":"#)
         appendInteger(recorded.seq, to: &output)
-        output.append(contentsOf: #","id":"#.utf8)
+        output.appendLiteral(#","id":"#)
         JSONWriter.writeString(recorded.id, into: &output)
-        output.append(contentsOf: #","type":"sample.ingested","recordedAt":"#.utf8)
+        output.appendLiteral(#","type":"sample.ingested","recordedAt":"#)
         JSONWriter.writeString(recorded.recordedAt.text, into: &output)
         // `data` members in UTF-8 order: end, eventID, extra, id, input, kind, source, start, unit, value.
-        output.append(contentsOf: #","data":{"end":"#.utf8)
+        output.appendLiteral(#","data":{"end":"#)
         JSONWriter.writeString(sample.end.text, into: &output)
         if let eventID = event.eventID {
-            output.append(contentsOf: #","eventID":"#.utf8)
+            output.appendLiteral(#","eventID":"#)
             JSONWriter.writeString(eventID, into: &output)
         }
         if !event.extra.isEmpty {
-            output.append(contentsOf: #","extra":"#.utf8)
+            output.appendLiteral(#","extra":"#)
             JSONWriter.write(.object(event.extra), into: &output)
         }
-        output.append(contentsOf: #","id":"#.utf8)
+        output.appendLiteral(#","id":"#)
         JSONWriter.writeString(sample.id, into: &output)
         if let input {
-            output.append(contentsOf: #","input":{"unit":"#.utf8)
+            output.appendLiteral(#","input":{"unit":"#)
             JSONWriter.writeString(input.inputUnit, into: &output)
-            output.append(contentsOf: #","value":"#.utf8)
-            JSONWriter.writeNumber(input.inputValue, into: &output)
+            output.appendLiteral(#","value":"#)
+            JSONWriter.writeNumberQuickly(input.inputValue, into: &output)
             output.append(UInt8(ascii: "}"))
         }
-        output.append(contentsOf: #","kind":"#.utf8)
+        output.appendLiteral(#","kind":"#)
         JSONWriter.writeString(sample.kind.rawValue, into: &output)
-        output.append(contentsOf: #","source":"#.utf8)
+        output.appendLiteral(#","source":"#)
         JSONWriter.writeString(sample.source, into: &output)
-        output.append(contentsOf: #","start":"#.utf8)
+        output.appendLiteral(#","start":"#)
         JSONWriter.writeString(sample.start.text, into: &output)
         if let value {
-            output.append(contentsOf: #","unit":"#.utf8)
+            output.appendLiteral(#","unit":"#)
             JSONWriter.writeString(unit, into: &output)
-            output.append(contentsOf: #","value":"#.utf8)
-            JSONWriter.writeNumber(value, into: &output)
+            output.appendLiteral(#","value":"#)
+            JSONWriter.writeNumberQuickly(value, into: &output)
         } else if let stage {
-            output.append(contentsOf: #","value":"#.utf8)
+            output.appendLiteral(#","value":"#)
             JSONWriter.writeString(stage.rawValue, into: &output)
         }
         output.append(UInt8(ascii: "}"))
@@ -102,5 +126,34 @@ extension EventCodec {
             }
             output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
         }
+    }
+}
+
+extension JSONWriter {
+    /// ``writeNumber(_:into:)`` with the digits of an integral value written
+    /// directly (no `String` in between); other values go through it.
+    @inline(__always)
+    static func writeNumberQuickly(_ number: Double, into output: inout [UInt8]) {
+        guard number.isFinite, number == number.rounded(), abs(number) < 9_007_199_254_740_992 else {
+            writeNumber(number, into: &output)
+            return
+        }
+        if number == 0 {
+            output.append(UInt8(ascii: "0"))  // also -0
+        } else if number > 0 {
+            EventCodec.appendInteger(Int(number), to: &output)
+        } else {
+            output.append(UInt8(ascii: "-"))
+            EventCodec.appendInteger(Int(-number), to: &output)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends the bytes of a string literal with one copy (`String.UTF8View`
+    /// would be appended byte by byte).
+    @inline(__always)
+    mutating func appendLiteral(_ literal: StaticString) {
+        append(contentsOf: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }

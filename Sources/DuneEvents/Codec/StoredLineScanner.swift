@@ -297,7 +297,7 @@ package final class StoredLineScanner {
         }
     }
 
-    private static func sampleKind(_ slice: Slice, _ base: UnsafeRawPointer) -> SampleKind? {
+    static func sampleKind(_ slice: Slice, _ base: UnsafeRawPointer) -> SampleKind? {
         let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
         switch slice.count {
         case 9: return matches(bytes, "stepCount") ? .stepCount : nil
@@ -312,7 +312,7 @@ package final class StoredLineScanner {
         }
     }
 
-    private static func sleepStage(_ slice: Slice, _ base: UnsafeRawPointer) -> SleepStage? {
+    static func sleepStage(_ slice: Slice, _ base: UnsafeRawPointer) -> SleepStage? {
         let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
         for stage in SleepStage.allCases where matches(bytes, stage.staticName) { return stage }
         return nil

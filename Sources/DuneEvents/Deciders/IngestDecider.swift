@@ -77,12 +77,8 @@ public struct IngestState: Sendable {
 
     /// ``decide(_:)`` with the digest of `command.content` already computed.
     func decide(_ command: IngestCommand, contentDigest content: ContentDigest) -> IngestDecision {
-        if let eventID = command.eventID, let stored = eventIDs[ContentDigest(string: eventID)] {
-            if stored.content == content {
-                return IngestDecision(outcome: .alreadyAppended, reason: "eventID \"\(eventID)\" is already in the log (seq \(stored.seq))")
-            }
-            return IngestDecision(outcome: .conflict,
-                                  reason: "eventID \"\(eventID)\" is already in the log (seq \(stored.seq)) with different content; use a new eventID for a new event")
+        if let eventID = command.eventID, let decision = decision(eventID: eventID, content: content) {
+            return decision
         }
         func event(_ payload: Event.Payload) -> Event {
             Event(payload, eventID: command.eventID, extra: command.extra)
@@ -90,7 +86,7 @@ public struct IngestState: Sendable {
         switch command.intent {
         case .sample(let sample):
             if hasStored(sampleKey: ContentDigest(string: sample.id), content: content) {
-                return IngestDecision(outcome: .alreadyAppended, reason: "sample \(sample.id) is already in the log with this content")
+                return IngestDecision(outcome: .alreadyAppended, reason: Self.storedSampleReason(sample.id))
             }
             return IngestDecision(outcome: .appended, events: [event(.sampleIngested(sample))])
         case .deleteSample(let deletion):
@@ -123,6 +119,41 @@ public struct IngestState: Sendable {
             }
             return IngestDecision(outcome: .appended, events: [event(.profileUpdated(profile))])
         }
+    }
+
+    /// The decision when `eventID` is already in the log; `nil` when it is new.
+    private func decision(eventID: String, content: ContentDigest) -> IngestDecision? {
+        guard let stored = eventIDs[ContentDigest(string: eventID)] else { return nil }
+        if stored.content == content {
+            return IngestDecision(outcome: .alreadyAppended, reason: "eventID \"\(eventID)\" is already in the log (seq \(stored.seq))")
+        }
+        return IngestDecision(outcome: .conflict,
+                              reason: "eventID \"\(eventID)\" is already in the log (seq \(stored.seq)) with different content; use a new eventID for a new event")
+    }
+
+    private static func storedSampleReason(_ id: String) -> String {
+        "sample \(id) is already in the log with this content"
+    }
+
+    /// ``decide(_:)`` for a prepared sample: the outcome and reason the
+    /// command it stands for would get (it would append exactly one event).
+    func decide(_ sample: PreparedSample) -> (outcome: IngestOutcome, reason: String?) {
+        if let eventID = sample.eventID, let decision = decision(eventID: eventID, content: sample.content) {
+            return (decision.outcome, decision.reason)
+        }
+        if hasStored(sampleKey: sample.key, content: sample.content) {
+            return (.alreadyAppended, Self.storedSampleReason(sample.id.text))
+        }
+        return (.appended, nil)
+    }
+
+    /// ``evolve(with:content:)`` for the event of a prepared sample, stored as `seq`.
+    mutating func evolve(_ sample: PreparedSample, seq: Int) {
+        lastSeq = seq
+        if let eventID = sample.eventID {
+            eventIDs.set(ContentDigest(string: eventID), StoredContent(content: sample.content, seq: seq))
+        }
+        evolveSample(key: sample.key, content: sample.content)
     }
 
     /// Folds a stored event into the state. Events must come in `seq` order.

@@ -33,25 +33,29 @@ extension IngestState {
         }
         Self.write(eventIDs, to: &writer)
         writer.integer(samples.count)
-        for key in samples.keys { writer.digest(key) }
+        writer.digests(samples.keys)
+        var columns: [UInt64] = []
+        columns.reserveCapacity(samples.count * 3)
         for versions in samples.values {
-            writer.digest(versions.first)
-            writer.uint32(UInt32(bitPattern: versions.later))
-            writer.uint32(versions.live ? 1 : 0)
+            columns.append(versions.first.high.littleEndian)
+            columns.append(versions.first.low.littleEndian)
+            // `later` (UInt32) then `live` (UInt32), as two little-endian words in one.
+            columns.append((UInt64(versions.live ? 1 : 0) << 32 | UInt64(UInt32(bitPattern: versions.later))).littleEndian)
         }
+        columns.withUnsafeBytes { writer.bytes.append(contentsOf: $0) }
         writer.integer(laterSampleVersions.count)
         for versions in laterSampleVersions {
             writer.integer(versions.count)
             for digest in versions { writer.digest(digest) }
         }
         writer.integer(storedLines.count)
-        for key in storedLines.keys { writer.digest(key) }
+        writer.digests(storedLines.keys)
         Self.write(taskPhases, to: &writer)
     }
 
     private static func write(_ table: DigestTable<StoredContent>, to writer: inout CheckpointWriter) {
         writer.integer(table.count)
-        for key in table.keys { writer.digest(key) }
+        writer.digests(table.keys)
         for value in table.values {
             writer.digest(value.content)
             writer.integer(value.seq)

@@ -38,25 +38,25 @@ extension IngestState {
     /// `end, id, kind, source, start, type, unit, value` (sleep: no `unit`).
     static func writeInputContent(of packed: PackedSample, source: String, into output: inout [UInt8]) {
         let kind = packed.kind
-        output.append(contentsOf: #"{"end":""#.utf8)
+        output.appendLiteral(#"{"end":""#)
         packed.end.write(into: &output)
-        output.append(contentsOf: #"","id":""#.utf8)
+        output.appendLiteral(#"","id":""#)
         packed.packedID.write(into: &output)
-        output.append(contentsOf: #"","kind":"#.utf8)
+        output.appendLiteral(#"","kind":"#)
         JSONWriter.writeString(kind.rawValue, into: &output)
-        output.append(contentsOf: #","source":"#.utf8)
+        output.appendLiteral(#","source":"#)
         JSONWriter.writeString(source, into: &output)
-        output.append(contentsOf: #","start":""#.utf8)
+        output.appendLiteral(#","start":""#)
         packed.start.write(into: &output)
-        output.append(contentsOf: #"","type":"sample""#.utf8)
+        output.appendLiteral(#"","type":"sample""#)
         if kind == .sleep {
-            output.append(contentsOf: #","value":"#.utf8)
+            output.appendLiteral(#","value":"#)
             JSONWriter.writeString(SleepStage.packed(Int(packed.value)).rawValue, into: &output)
         } else {
-            output.append(contentsOf: #","unit":"#.utf8)
+            output.appendLiteral(#","unit":"#)
             JSONWriter.writeString(kind.canonicalUnit ?? "", into: &output)
-            output.append(contentsOf: #","value":"#.utf8)
-            JSONWriter.writeNumber(packed.value, into: &output)
+            output.appendLiteral(#","value":"#)
+            JSONWriter.writeNumberQuickly(packed.value, into: &output)
         }
         output.append(UInt8(ascii: "}"))
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Raw input lines waiting to be parsed, in input order.
 ///
@@ -34,20 +35,30 @@ struct RawLineWindow {
     /// What parsing one line gave.
     enum Parsed {
         case command(IngestCommand)
+        /// A common sample line prepared for appending (`PreparedSample`); its
+        /// `data` range is in the buffer ``parseAll(prepare:)`` returns.
+        case prepared(PreparedSample)
         case rejected(String)
     }
 
-    /// Every line parsed, in order; on several threads when there are many.
-    func parseAll() -> [Parsed] {
+    /// Every line parsed, in order, on several threads when there are many;
+    /// with `prepare`, common sample lines come back prepared, with their
+    /// `data` bytes in the returned buffer.
+    func parseAll(prepare: Bool) -> (parsed: [Parsed], data: [UInt8]) {
         let count = lines.count
         var results = [Parsed](repeating: .rejected(""), count: count)
         let parts = count >= 512 ? min(4, max(1, ProcessInfoLite.activeProcessorCount)) : 1
+        let partData = PartData(count: parts)
         results.withUnsafeMutableBufferPointer { results in
             bytes.withUnsafeBytes { buffer in
                 let output = UncheckedResults(results)
                 let bytes = UncheckedBytes(buffer: buffer)
                 DispatchQueue.concurrentPerform(iterations: parts) { part in
                     let range = (count * part / parts)..<(count * (part + 1) / parts)
+                    var data: [UInt8] = []
+                    var scratch: [UInt8] = []
+                    if prepare { data.reserveCapacity(range.count * 300) }
+                    defer { partData.store(part, data) }
                     for index in range {
                         let line = lines[index]
                         if let rejection = line.rejection {
@@ -58,8 +69,12 @@ struct RawLineWindow {
                             output[index] = .rejected("line is \(overlong) bytes; the limit is \(InputParser.maximumLineBytes)")
                             continue
                         }
+                        let slice = UnsafeRawBufferPointer(rebasing: bytes.buffer[line.start..<(line.start + line.count)])
+                        if prepare, let sample = InputParser.prepareSample(slice, data: &data, scratch: &scratch) {
+                            output[index] = .prepared(sample)
+                            continue
+                        }
                         do throws(InputParser.Rejection) {
-                            let slice = UnsafeRawBufferPointer(rebasing: bytes.buffer[line.start..<(line.start + line.count)])
                             output[index] = .command(try InputParser.parse(slice))
                         } catch {
                             output[index] = .rejected(error.reason)
@@ -68,7 +83,47 @@ struct RawLineWindow {
                 }
             }
         }
-        return results
+        // One buffer for the window: each part's prepared ranges move by the parts before it.
+        var data: [UInt8] = []
+        var part = 0
+        var partStart = 0
+        var offset = 0
+        for index in 0..<count {
+            while index >= (count * (part + 1) / parts) {
+                part += 1
+                partStart = 0
+            }
+            if index == count * part / parts {
+                offset = data.count
+                data.append(contentsOf: partData.take(part))
+                partStart = offset
+            }
+            if case .prepared(var sample) = results[index] {
+                sample.data = (sample.data.lowerBound + partStart)..<(sample.data.upperBound + partStart)
+                results[index] = .prepared(sample)
+            }
+        }
+        return (results, data)
+    }
+}
+
+/// Each parsing thread's `data` bytes, handed back once.
+private final class PartData: Sendable {
+    private let parts: Mutex<[[UInt8]]>
+
+    init(count: Int) {
+        parts = Mutex(Array(repeating: [], count: count))
+    }
+
+    func store(_ part: Int, _ data: [UInt8]) {
+        parts.withLock { $0[part] = data }
+    }
+
+    func take(_ part: Int) -> [UInt8] {
+        parts.withLock { parts in
+            defer { parts[part] = [] }
+            return parts[part]
+        }
     }
 }
 
@@ -91,9 +146,39 @@ private struct UncheckedResults: @unchecked Sendable {
     }
 }
 
+/// A window parsed on a queue of its own while the session reads on
+/// (double buffering: the input, the parsing and the log's decide-encode-write
+/// each keep a core busy).
+final class ParsingWindow: Sendable {
+    let lines: [RawLineWindow.RawLine]
+    private let result = Mutex<(parsed: [RawLineWindow.Parsed], data: [UInt8])?>(nil)
+    private let done = DispatchGroup()
+
+    init(_ window: RawLineWindow, prepare: Bool) {
+        lines = window.lines
+        done.enter()
+        DispatchQueue(label: "DuneEvents.IngestSession.parse", qos: .userInitiated).async { [self] in
+            let parsed = window.parseAll(prepare: prepare)
+            result.withLock { $0 = parsed }
+            done.leave()
+        }
+    }
+
+    /// The parse results, once they are ready.
+    func results() async -> (parsed: [RawLineWindow.Parsed], data: [UInt8]) {
+        await withCheckedContinuation { continuation in
+            done.notify(queue: DispatchQueue.global(qos: .userInitiated)) { continuation.resume() }
+        }
+        return result.withLock { $0 ?? ([], []) }
+    }
+}
+
 extension IngestSession {
     /// How many raw lines are parsed together (see `RawLineWindow`).
     static let parseWindow = 4096
+
+    /// Whether raw lines are waiting to be parsed or submitted.
+    var hasWaitingLines: Bool { !window.isEmpty || parsing != nil }
 
     /// Keeps a raw line for parsing with the lines after it.
     mutating func enqueueRaw(_ line: InputLineReader.Line, input: String) async throws(DuneEventsError) {
@@ -105,19 +190,36 @@ extension IngestSession {
                                       overlong: nil, rejection: nil))
             window.bytes.append(contentsOf: bytes)
         }
-        if window.lines.count >= Self.parseWindow { try await drainWindow() }
+        if window.lines.count >= Self.parseWindow {
+            // Start parsing this window, then submit the one parsed meanwhile.
+            let started = ParsingWindow(window, prepare: !wantsEvents)
+            window = RawLineWindow()
+            if let previous = parsing { try await submit(previous) }
+            parsing = started
+        }
     }
 
-    /// Parses the waiting raw lines and submits them in order.
+    /// Parses every waiting raw line and submits them in order.
     mutating func drainWindow() async throws(DuneEventsError) {
+        if let previous = parsing {
+            parsing = nil
+            try await submit(previous)
+        }
         guard !window.isEmpty else { return }
-        let parsed = window.parseAll()
-        let lines = window.lines
-        window.removeAll()
+        let current = ParsingWindow(window, prepare: !wantsEvents)
+        window = RawLineWindow()
+        try await submit(current)
+    }
+
+    /// Submits a parsed window's lines in order.
+    private mutating func submit(_ parsing: ParsingWindow) async throws(DuneEventsError) {
+        let (parsed, data) = await parsing.results()
+        let lines = parsing.lines
         for (index, result) in parsed.enumerated() {
             let line = lines[index]
             switch result {
             case .command(let command): try await enqueue(command, input: line.input, line: line.number, category: nil)
+            case .prepared(let sample): try await enqueue(sample, data: data, input: line.input, line: line.number)
             case .rejected(let reason):
                 recordRejection(input: line.input, line: line.number, reason: reason, category: line.rejection?.category)
             }

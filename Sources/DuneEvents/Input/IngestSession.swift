@@ -66,13 +66,23 @@ public struct IngestSession {
     public var onRejection: (Rejection) -> Void
     public var onDurable: (Progress) -> Void
     /// Called with the events of every durable batch (e.g. to feed live projections).
-    public var onAppended: ([RecordedEvent]) -> Void = { _ in }
+    public var onAppended: ([RecordedEvent]) -> Void = { _ in } {
+        // Prepared sample lines are appended without being rebuilt as events; a
+        // session that hands events on parses every line into a command instead.
+        didSet { wantsEvents = true }
+    }
+    /// Whether ``onAppended`` was set (see there).
+    var wantsEvents = false
     public private(set) var summary = Summary()
-    private var pending: [IngestCommand] = []
+    private var pending: [EventLog.IngestItem] = []
+    /// The `data` bytes of the pending prepared samples.
+    private var pendingData: [UInt8] = []
     private var pendingOrigins: [Origin] = []
     private var categories: [String: CategoryCounts] = [:]
     /// Raw lines waiting to be parsed together.
     var window = RawLineWindow()
+    /// The window being parsed meanwhile.
+    var parsing: ParsingWindow?
 
     /// Where a pending command came from.
     private struct Origin {
@@ -110,8 +120,20 @@ public struct IngestSession {
     /// Adds a command to the batch, appending the batch when it is full.
     mutating func enqueue(_ command: IngestCommand, input: String, line: Int, category: String?) async throws(DuneEventsError) {
         summary.lines += 1
-        pending.append(command)
+        pending.append(.command(command))
         pendingOrigins.append(Origin(input: input, line: line, category: category))
+        if pending.count >= batchSize { try await flush() }
+    }
+
+    /// Adds a prepared sample line (its `data` bytes at `sample.data` in `data`) to the batch.
+    mutating func enqueue(_ sample: PreparedSample, data: [UInt8], input: String, line: Int) async throws(DuneEventsError) {
+        summary.lines += 1
+        var rebased = sample
+        let start = pendingData.count
+        pendingData.append(contentsOf: data[sample.data])
+        rebased.data = start..<pendingData.count
+        pending.append(.prepared(rebased))
+        pendingOrigins.append(Origin(input: input, line: line, category: nil))
         if pending.count >= batchSize { try await flush() }
     }
 
@@ -120,7 +142,7 @@ public struct IngestSession {
     /// When raw lines submitted before it are still waiting to be parsed, the
     /// rejection waits with them and is reported in its turn.
     public mutating func reject(input: String, line: Int, reason: String, category: String? = nil) {
-        guard window.isEmpty else {
+        guard !hasWaitingLines else {
             window.lines.append(.init(start: 0, count: 0, number: line, input: input, overlong: nil, rejection: (reason, category)))
             return
         }
@@ -141,6 +163,7 @@ public struct IngestSession {
         if atomic, summary.rejected > 0 {
             summary.withheld = !pending.isEmpty
             pending.removeAll()
+            pendingData.removeAll()
             pendingOrigins.removeAll()
             return summary
         }
@@ -150,7 +173,7 @@ public struct IngestSession {
 
     private mutating func flush() async throws(DuneEventsError) {
         guard !pending.isEmpty else { return }
-        let result = try await log.ingest(pending, atomic: atomic)
+        let result = try await log.ingest(items: pending, data: pendingData, atomic: atomic)
         for (index, outcome) in result.results.enumerated() {
             let origin = pendingOrigins[index]
             var counts = origin.category.map { categories[$0] ?? CategoryCounts(name: $0) }
@@ -173,13 +196,14 @@ public struct IngestSession {
             summary.appended = 0
             summary.withheld = true
         }
-        if let first = result.appended.first, let last = result.appended.last {
-            summary.firstSeq = summary.firstSeq ?? first.seq
-            summary.lastSeq = last.seq
-            summary.eventsAppended += result.appended.count
-            onAppended(result.appended)
+        if let first = result.firstSeq, let last = result.lastSeq {
+            summary.firstSeq = summary.firstSeq ?? first
+            summary.lastSeq = last
+            summary.eventsAppended += result.appendedCount
+            onAppended(result.events)
         }
         pending.removeAll(keepingCapacity: true)
+        pendingData.removeAll(keepingCapacity: true)
         pendingOrigins.removeAll(keepingCapacity: true)
         onDurable(Progress(durableSeq: await log.lastSeq, acknowledgedLines: summary.appended + summary.alreadyAppended))
     }

@@ -1,18 +1,25 @@
+/// A sample line as the fast parser scanned it: the members' places in the
+/// line, not yet validated beyond their JSON types.
+struct ScannedSampleLine {
+    var kind: SampleKind
+    /// The `kind` member's text.
+    var kindText: Slice
+    var id: Slice
+    var start: Slice
+    var end: Slice
+    var source: Slice
+    var unit: Slice?
+    var stringValue: Slice?
+    var numberValue: Double?
+    var eventID: Slice?
+}
+
 extension InputParser {
-    /// The fast path of ``parse(_:)-(UnsafeRawBufferPointer)``: the line that
-    /// makes up nearly all of a health log — a quantity or sleep `sample` with
-    /// the members `type`, `kind`, `id`, `start`, `end`, `value`, `unit`,
-    /// `source` and optionally `eventID`, in any order, written compactly with
-    /// plain strings — parsed and validated straight from the bytes, without a
-    /// JSON tree, and its canonical ``IngestCommand/content`` written directly.
-    ///
-    /// Returns `nil` for anything else and for anything that fails validation:
-    /// the caller then takes the reference path, which accepts the same lines
-    /// with the same result and words every rejection (`FastInputParserTests`
-    /// checks this).
-    static func parseSample(_ line: UnsafeRawBufferPointer) -> IngestCommand? {
-        guard let base = line.baseAddress else { return nil }
-        var c = Cursor(base: base, end: line.count)
+    /// Scans the common SPEC §3 line — a quantity or sleep `sample` with the
+    /// members `type`, `kind`, `id`, `start`, `end`, `value`, `unit`, `source`
+    /// and optionally `eventID`, in any order, written compactly with plain
+    /// strings. `nil` for anything else.
+    static func scanSample(_ c: inout Cursor) -> ScannedSampleLine? {
         var type: Slice?, kind: Slice?, id: Slice?, start: Slice?, end: Slice?, unit: Slice?, source: Slice?, eventID: Slice?
         var stringValue: Slice?
         var numberValue: Double?
@@ -68,55 +75,82 @@ extension InputParser {
             break
         }
         guard let type, StoredLineScanner.matches(c.bytes(type), "sample"), let kind, let id, let start, let end, let source,
-              let kindName = c.text(kind), let sampleKind = SampleKind(rawValue: kindName), sampleKind != .workout,
-              id.count > 0, id.count <= 256, source.count > 0, source.count <= 256,
-              let idText = c.text(id), let sourceText = c.text(source),
-              let startTime = Timestamp(utf8: c.bytes(start)), let endTime = Timestamp(utf8: c.bytes(end))
+              let sampleKind = StoredLineScanner.sampleKind(kind, c.base), sampleKind != .workout,
+              id.count > 0, id.count <= 256, source.count > 0, source.count <= 256
         else { return nil }
-        var eventIDText: String?
-        if let eventID {
-            guard eventID.count > 0, eventID.count <= 256, let text = c.text(eventID) else { return nil }
-            eventIDText = text
-        }
-        let seconds = endTime.seconds(since: startTime)
+        if let eventID, eventID.count == 0 || eventID.count > 256 { return nil }
+        return ScannedSampleLine(kind: sampleKind, kindText: kind, id: id, start: start, end: end, source: source, unit: unit,
+                                 stringValue: stringValue, numberValue: numberValue, eventID: eventID)
+    }
+
+    /// The reading of a scanned line, validated as ``command(from:)`` does
+    /// (units converted, plausibility, a sleep sample at most 24 h); `nil`
+    /// when it fails (the reference path then words the rejection).
+    static func reading(of line: ScannedSampleLine, seconds: Double, _ c: Cursor) -> (reading: Sample.Reading, unit: String?)? {
         guard seconds >= 0 else { return nil }
-        let reading: Sample.Reading
-        if sampleKind == .sleep {
-            guard unit == nil, let stageSlice = stringValue, let stageName = c.text(stageSlice),
-                  let stage = SleepStage(rawValue: stageName), seconds / 3600 <= 24
+        if line.kind == .sleep {
+            guard line.unit == nil, let stageSlice = line.stringValue, let stage = StoredLineScanner.sleepStage(stageSlice, c.base),
+                  seconds / 3600 <= 24
             else { return nil }
-            reading = .sleep(stage)
-        } else {
-            guard let value = numberValue, let unit, let unitText = c.text(unit),
-                  let canonical = UnitConversion.canonicalValue(value, unit: unitText, kind: sampleKind), canonical.isFinite
-            else { return nil }
-            if let range = UnitConversion.plausibleRange(for: sampleKind), !range.contains(canonical) { return nil }
-            reading = .quantity(Quantity(value: canonical, inputValue: value, inputUnit: unitText))
+            return (.sleep(stage), nil)
         }
-        // The canonical content: every member but eventID, keys in UTF-8 order.
-        var content: [UInt8] = []
-        content.reserveCapacity(line.count)
+        guard let value = line.numberValue, let unit = line.unit, let unitText = c.text(unit),
+              let canonical = UnitConversion.canonicalValue(value, unit: unitText, kind: line.kind), canonical.isFinite
+        else { return nil }
+        if let range = UnitConversion.plausibleRange(for: line.kind), !range.contains(canonical) { return nil }
+        return (.quantity(Quantity(value: canonical, inputValue: value, inputUnit: unitText)), unitText)
+    }
+
+    /// Writes the canonical ``IngestCommand/content`` of a scanned line: every
+    /// member but `eventID`, keys in UTF-8 order, strings as written (they hold
+    /// no escapes), the value in ``JSONWriter``'s number form.
+    static func writeContent(of line: ScannedSampleLine, _ c: Cursor, into content: inout [UInt8]) {
         func member(_ key: StaticString, _ slice: Slice) {
             content.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
             content.append(UInt8(ascii: "\""))
             content.append(contentsOf: c.bytes(slice))
             content.append(UInt8(ascii: "\""))
         }
-        member(#"{"end":"#, end)
-        member(#","id":"#, id)
-        member(#","kind":"#, kind)
-        member(#","source":"#, source)
-        member(#","start":"#, start)
-        content.append(contentsOf: #","type":"sample""#.utf8)
-        if let unit, let value = numberValue {
+        member(#"{"end":"#, line.end)
+        member(#","id":"#, line.id)
+        member(#","kind":"#, line.kindText)
+        member(#","source":"#, line.source)
+        member(#","start":"#, line.start)
+        content.appendLiteral(#","type":"sample""#)
+        if let unit = line.unit, let value = line.numberValue {
             member(#","unit":"#, unit)
-            content.append(contentsOf: #","value":"#.utf8)
-            JSONWriter.writeNumber(value, into: &content)
-        } else if let stageSlice = stringValue {
-            member(#","value":"#, stageSlice)
+            content.appendLiteral(#","value":"#)
+            JSONWriter.writeNumberQuickly(value, into: &content)
+        } else if let stage = line.stringValue {
+            member(#","value":"#, stage)
         }
         content.append(UInt8(ascii: "}"))
-        let sample = Sample(id: idText, kind: sampleKind, start: startTime, end: endTime, source: sourceText, reading: reading)
+    }
+
+    /// The fast path of ``parse(_:)-(UnsafeRawBufferPointer)``: the common
+    /// sample line parsed and validated straight from the bytes, without a
+    /// JSON tree, and its canonical ``IngestCommand/content`` written directly.
+    ///
+    /// Returns `nil` for anything else and for anything that fails validation:
+    /// the caller then takes the reference path, which accepts the same lines
+    /// with the same result and words every rejection (`FastIngestTests`
+    /// checks this).
+    static func parseSample(_ bytes: UnsafeRawBufferPointer) -> IngestCommand? {
+        guard let base = bytes.baseAddress else { return nil }
+        var c = Cursor(base: base, end: bytes.count)
+        guard let line = scanSample(&c), let idText = c.text(line.id), let sourceText = c.text(line.source),
+              let startTime = Timestamp(utf8: c.bytes(line.start)), let endTime = Timestamp(utf8: c.bytes(line.end))
+        else { return nil }
+        var eventIDText: String?
+        if let eventID = line.eventID {
+            guard let text = c.text(eventID) else { return nil }
+            eventIDText = text
+        }
+        guard let (reading, _) = reading(of: line, seconds: endTime.seconds(since: startTime), c) else { return nil }
+        var content: [UInt8] = []
+        content.reserveCapacity(bytes.count)
+        writeContent(of: line, c, into: &content)
+        let sample = Sample(id: idText, kind: line.kind, start: startTime, end: endTime, source: sourceText, reading: reading)
         return IngestCommand(intent: .sample(sample), eventID: eventIDText, extra: JSONObject(), content: content)
     }
 }

@@ -80,10 +80,15 @@ struct EventIDGenerator {
 
     /// The next id, lowercase (e.g. `019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b`).
     mutating func next() -> String {
+        nextPacked().text
+    }
+
+    /// The next id, packed.
+    mutating func nextPacked() -> PackedUUID {
         let a = random()
         let b = random()
         let high = (millis & 0xFFFF_FFFF_FFFF) << 16 | 0x7000 | (a & 0x0FFF)  // version 7
         let low = 0x8000_0000_0000_0000 | (b & 0x3FFF_FFFF_FFFF_FFFF)        // variant 10
-        return PackedUUID(high: high, low: low, uppercase: false).text
+        return PackedUUID(high: high, low: low, uppercase: false)
     }
 }

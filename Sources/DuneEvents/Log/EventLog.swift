@@ -150,6 +150,38 @@ public actor EventLog {
     /// - Parameter atomic: when true and any command is a `conflict`, nothing
     ///   of the batch is appended (the results still say what each would be).
     public func ingest(_ commands: [IngestCommand], atomic: Bool = false) throws(DuneEventsError) -> BatchResult {
+        let outcome = try ingest(items: commands.map { .command($0) }, data: [], atomic: atomic)
+        return BatchResult(results: outcome.results, appended: outcome.events)
+    }
+
+    /// One line of a batch for ``ingest(items:data:atomic:)``.
+    package enum IngestItem: Sendable {
+        /// A common sample line, prepared on a parsing thread; its `data` bytes are in the batch's buffer.
+        case prepared(PreparedSample)
+        case command(IngestCommand)
+    }
+
+    /// What ``ingest(items:data:atomic:)`` did.
+    package struct ItemsResult: Sendable {
+        /// One per item, in order.
+        package var results: [CommandResult]
+        /// The appended events of the `.command` items (prepared samples are not rebuilt as events).
+        package var events: [RecordedEvent]
+        /// How many events were appended, all items together.
+        package var appendedCount: Int
+        package var firstSeq: Int?
+        package var lastSeq: Int?
+    }
+
+    /// A line to encode, in log order.
+    private enum PendingLine: Sendable {
+        case prepared(seq: Int, id: PackedUUID, data: Range<Int>)
+        case event(RecordedEvent)
+    }
+
+    /// ``ingest(_:atomic:)`` for a batch mixing prepared samples and commands:
+    /// the same decisions, the same bytes in the log, one write and one fsync.
+    package func ingest(items: [IngestItem], data: [UInt8], atomic: Bool) throws(DuneEventsError) -> ItemsResult {
         guard let file else {
             throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
         }
@@ -159,35 +191,49 @@ public actor EventLog {
         var next = IngestState()
         if atomic { next = state } else { swap(&next, &state) }
         var results: [CommandResult] = []
-        results.reserveCapacity(commands.count)
-        var appended: [RecordedEvent] = []
-        var bytes: [UInt8] = []
-        var lineEnds: [Int] = []
+        results.reserveCapacity(items.count)
+        var events: [RecordedEvent] = []
+        var lines: [PendingLine] = []
+        lines.reserveCapacity(items.count)
+        let firstSeq = next.lastSeq + 1
         let recordedAt = EventIdentity.now()
         var ids = EventIDGenerator(at: recordedAt)
-        bytes.reserveCapacity(commands.count * 360)
-        appended.reserveCapacity(commands.count)
-        lineEnds.reserveCapacity(commands.count)
-        for command in commands {
-            let content = ContentDigest(command.content)
-            let decision = next.decide(command, contentDigest: content)
-            guard decision.outcome == .appended else {
-                results.append(CommandResult(outcome: decision.outcome, seqs: nil, reason: decision.reason))
-                continue
+        for item in items {
+            switch item {
+            case .prepared(let sample):
+                let (outcome, reason) = next.decide(sample)
+                guard outcome == .appended else {
+                    results.append(CommandResult(outcome: outcome, seqs: nil, reason: reason))
+                    continue
+                }
+                let seq = next.lastSeq + 1
+                lines.append(.prepared(seq: seq, id: ids.nextPacked(), data: sample.data))
+                next.evolve(sample, seq: seq)
+                results.append(CommandResult(outcome: .appended, seqs: seq...seq, reason: nil))
+            case .command(let command):
+                let content = ContentDigest(command.content)
+                let decision = next.decide(command, contentDigest: content)
+                guard decision.outcome == .appended else {
+                    results.append(CommandResult(outcome: decision.outcome, seqs: nil, reason: decision.reason))
+                    continue
+                }
+                let first = next.lastSeq + 1
+                for (index, event) in decision.events.enumerated() {
+                    let recorded = RecordedEvent(seq: next.lastSeq + 1, id: ids.next(), recordedAt: recordedAt, event: event)
+                    // Only the line's own event carries its content; a superseding cancellation has none.
+                    next.evolve(with: recorded, contentDigest: index == decision.events.count - 1 ? content : nil)
+                    events.append(recorded)
+                    lines.append(.event(recorded))
+                }
+                results.append(CommandResult(outcome: .appended, seqs: first...next.lastSeq, reason: nil))
             }
-            let first = next.lastSeq + 1
-            for (index, event) in decision.events.enumerated() {
-                let recorded = RecordedEvent(seq: next.lastSeq + 1, id: ids.next(), recordedAt: recordedAt, event: event)
-                // Only the line's own event carries its content; a superseding cancellation has none.
-                next.evolve(with: recorded, contentDigest: index == decision.events.count - 1 ? content : nil)
-                appended.append(recorded)
-            }
-            results.append(CommandResult(outcome: .appended, seqs: first...next.lastSeq, reason: nil))
         }
         if atomic, results.contains(where: { $0.outcome == .conflict }) {
-            return BatchResult(results: results, appended: [])
+            return ItemsResult(results: results, events: [], appendedCount: 0, firstSeq: nil, lastSeq: nil)
         }
-        EventLog.encode(appended, into: &bytes, lineEnds: &lineEnds)
+        var bytes: [UInt8] = []
+        var lineEnds: [Int] = []
+        EventLog.encode(lines, data: data, recordedAt: Array(recordedAt.text.utf8), into: &bytes, lineEnds: &lineEnds)
         do {
             try write(bytes, lineEnds: lineEnds, to: file)
         } catch {
@@ -198,31 +244,41 @@ public actor EventLog {
         state = next
         // A long session keeps a recent checkpoint too, in large steps (writing one costs a pass over the state).
         checkpointIfBehind(by: 512 << 20)
-        return BatchResult(results: results, appended: appended)
+        return ItemsResult(results: results, events: events, appendedCount: lines.count,
+                           firstSeq: lines.isEmpty ? nil : firstSeq, lastSeq: lines.isEmpty ? nil : state.lastSeq)
     }
 
-    /// The stored lines of `events`, back to back, and where each ends: encoded
+    /// The stored lines of `lines`, back to back, and where each ends: encoded
     /// (and CRC-sealed) in parts on every core when the batch is large.
-    private static func encode(_ events: [RecordedEvent], into bytes: inout [UInt8], lineEnds: inout [Int]) {
-        let parts = events.count >= 1024 ? min(4, max(1, ProcessInfoLite.activeProcessorCount)) : 1
-        guard parts > 1 else {
-            for event in events {
-                EventCodec.appendLine(event, to: &bytes)
-                lineEnds.append(bytes.count)
+    private static func encode(_ lines: [PendingLine], data: [UInt8], recordedAt: [UInt8], into bytes: inout [UInt8],
+                               lineEnds: inout [Int]) {
+        @Sendable func encode(_ range: Range<Int>, into output: inout [UInt8], ends: inout [Int], data: UnsafeRawBufferPointer) {
+            for index in range {
+                switch lines[index] {
+                case .prepared(let seq, let id, let slice):
+                    EventCodec.appendSampleLine(seq: seq, id: id, recordedAt: recordedAt,
+                                                data: UnsafeRawBufferPointer(rebasing: data[slice]), to: &output)
+                case .event(let event):
+                    EventCodec.appendLine(event, to: &output)
+                }
+                ends.append(output.count)
             }
+        }
+        let parts = lines.count >= 1024 ? min(4, max(1, ProcessInfoLite.activeProcessorCount)) : 1
+        bytes.reserveCapacity(lines.count * 360)
+        lineEnds.reserveCapacity(lines.count)
+        guard parts > 1 else {
+            data.withUnsafeBytes { encode(0..<lines.count, into: &bytes, ends: &lineEnds, data: $0) }
             return
         }
         let encoded = EncodedParts(count: parts)
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             var local: [UInt8] = []
             var ends: [Int] = []
-            let range = (events.count * part / parts)..<(events.count * (part + 1) / parts)
+            let range = (lines.count * part / parts)..<(lines.count * (part + 1) / parts)
             local.reserveCapacity(range.count * 360)
             ends.reserveCapacity(range.count)
-            for index in range {
-                EventCodec.appendLine(events[index], to: &local)
-                ends.append(local.count)
-            }
+            data.withUnsafeBytes { encode(range, into: &local, ends: &ends, data: $0) }
             encoded.store(part, bytes: local, lineEnds: ends)
         }
         for part in 0..<parts {

@@ -239,6 +239,17 @@ struct CheckpointWriter {
         integer(text.utf8.count)
         bytes.append(contentsOf: text.utf8)
     }
+
+    /// `digests` back to back, 16 bytes each (as ``digest(_:)`` writes them), in one copy.
+    mutating func digests(_ digests: [ContentDigest]) {
+        var words: [UInt64] = []
+        words.reserveCapacity(digests.count * 2)
+        for digest in digests {
+            words.append(digest.high.littleEndian)
+            words.append(digest.low.littleEndian)
+        }
+        words.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
 }
 
 /// Reads what a ``CheckpointWriter`` wrote; every read is `nil` past the end.
