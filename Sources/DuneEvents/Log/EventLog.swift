@@ -109,8 +109,9 @@ public actor EventLog {
         }
         var state = IngestState()
         var start = LogReader.Resumption()
-        if options.checkpointBytes != nil, let checkpoint = LogCheckpoint.load(logPath: path),
-           let size = try? file.size, checkpoint.matches(file, size: size) {
+        if options.checkpointBytes != nil, let size = try? file.size,
+           let checkpoint = LogCheckpoint.load(logPath: path, maximumBytes: size + (1 << 20)),
+           checkpoint.matches(file, size: size) {
             state = checkpoint.state
             start = LogReader.Resumption(offset: checkpoint.offset, expectedSeq: checkpoint.lastSeq + 1)
         }

@@ -97,8 +97,10 @@ struct LogCheckpoint {
 
     // MARK: - Files
 
-    /// The checkpoint beside `logPath`, or `nil` when there is none or it cannot be read whole.
-    static func load(logPath: String) -> LogCheckpoint? {
+    /// The checkpoint beside `logPath`, or `nil` when there is none, it cannot
+    /// be read whole, or it is larger than `maximumBytes` (a checkpoint is
+    /// smaller than the log it covers; a larger file is not read at all).
+    static func load(logPath: String, maximumBytes: Int = .max) -> LogCheckpoint? {
         let path = self.path(forLog: logPath)
         let descriptor: FileDescriptor
         do throws(Errno) {
@@ -107,7 +109,7 @@ struct LogCheckpoint {
             return nil
         }
         defer { try? descriptor.close() }
-        guard let status = try? descriptor.status(), status.isRegularFile, status.size >= headerLength, status.size < Int(UInt32.max) * 16
+        guard let status = try? descriptor.status(), status.isRegularFile, status.size >= headerLength, status.size <= maximumBytes
         else { return nil }
         var bytes = [UInt8](repeating: 0, count: status.size)
         let complete = bytes.withUnsafeMutableBytes { buffer in
