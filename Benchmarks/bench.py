@@ -95,6 +95,8 @@ def row(label, stats, count=None, unit="events/s", ratio_to=None):
 
 
 def main():
+    if "1M" not in WANTED:
+        sys.exit("Benchmarks: BENCH_SIZES must include 1M (the targets and the peers are measured on the 1M-event log)")
     os.makedirs(DATA, exist_ok=True)
     results = {}
     print(f"# DuneEvents benchmarks — {RUNS} runs each (min / median / max), {os.cpu_count()} cores", flush=True)
