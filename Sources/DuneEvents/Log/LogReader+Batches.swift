@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 extension LogReader {
     /// Which events a replay reads.
@@ -31,7 +30,10 @@ extension LogReader {
     /// The sequence throws `corruptLog` at a damaged line, after delivering
     /// every good batch before it.
     public func batches(_ range: Range = Range(), prefetch: Int = 4) -> LogBatches {
-        LogBatches(reader: self, range: range, prefetch: max(1, prefetch))
+        let reader = self
+        return LogBatches(prefetch: prefetch) { deliver in
+            try reader.forEachEventBatch(range) { batch in try deliver(batch.events) }
+        }
     }
 
     /// The log's events as an asynchronous sequence of ``EventBatch``es, in
@@ -43,118 +45,15 @@ extension LogReader {
     /// The sequence throws `corruptLog` at a damaged line, after delivering
     /// every good event before it.
     public func eventBatches(_ range: Range = Range(), prefetch: Int = 4) -> EventBatches {
-        EventBatches(reader: self, range: range, prefetch: max(1, prefetch))
-    }
-}
-
-/// The ``EventBatch``es of a log replay; see ``LogReader/eventBatches(_:prefetch:)``.
-public struct EventBatches: AsyncSequence, Sendable {
-    public typealias Element = EventBatch
-    let reader: LogReader
-    let range: LogReader.Range
-    let prefetch: Int
-
-    public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncThrowingStream<EventBatch, any Error>.makeStream()
-        let producer = BatchProducer(prefetch: prefetch)
-        continuation.onTermination = { _ in producer.cancel() }
-        let reader = reader
-        let range = range
-        DispatchQueue(label: "DuneEvents.LogReader.batches", qos: .userInitiated).async {
-            producer.run(continuation: continuation) { deliver in
-                try reader.forEachEventBatch(range) { batch in try deliver(batch) }
-            }
-        }
-        return Iterator(base: stream.makeAsyncIterator(), producer: producer)
-    }
-
-    public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<EventBatch, any Error>.AsyncIterator
-        let producer: BatchProducer
-        var delivered = false
-
-        public mutating func next() async throws -> EventBatch? {
-            // Asking for the next batch means the previous one is folded: free its slot.
-            if delivered { producer.slots.signal() }
-            let batch = try await base.next()
-            delivered = batch != nil
-            return batch
-        }
-    }
-}
-
-/// Thrown inside a producer when the consumer went away.
-private struct ProducerStop: Error {}
-
-/// The reading side of an asynchronous batch sequence: runs on a dispatch
-/// thread, at most `prefetch` batches ahead of the consumer.
-final class BatchProducer: Sendable {
-    let slots: DispatchSemaphore
-    private let cancelled = Atomic<Bool>(false)
-
-    init(prefetch: Int) {
-        // Created at 0 and raised: libdispatch traps when a semaphore is freed
-        // below its initial value, which a consumer that stops early leaves it at.
-        slots = DispatchSemaphore(value: 0)
-        for _ in 0..<prefetch { slots.signal() }
-    }
-
-    func cancel() {
-        cancelled.store(true, ordering: .releasing)
-        slots.signal()
-    }
-
-    /// Runs `read`, yielding what it delivers; finishes the stream when it returns or throws.
-    func run<Element: Sendable>(continuation: AsyncThrowingStream<Element, any Error>.Continuation,
-                                read: (_ deliver: (Element) throws -> Void) throws -> Void) {
-        do {
-            try read { element in
-                slots.wait()
-                if cancelled.load(ordering: .acquiring) { throw ProducerStop() }
-                continuation.yield(element)
-            }
-            continuation.finish()
-        } catch is ProducerStop {
-            continuation.finish()
-        } catch {
-            continuation.finish(throwing: error)
+        let reader = self
+        return EventBatches(prefetch: prefetch) { deliver in
+            try reader.forEachEventBatch(range) { batch in try deliver(batch) }
         }
     }
 }
 
 /// The batches of a log replay; see ``LogReader/batches(_:prefetch:)``.
-public struct LogBatches: AsyncSequence, Sendable {
-    public typealias Element = [RecordedEvent]
-    let reader: LogReader
-    let range: LogReader.Range
-    let prefetch: Int
+public typealias LogBatches = BlockingProducer<[RecordedEvent]>
 
-    public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncThrowingStream<[RecordedEvent], any Error>.makeStream()
-        let producer = BatchProducer(prefetch: prefetch)
-        continuation.onTermination = { _ in producer.cancel() }
-        let reader = reader
-        let range = range
-        DispatchQueue(label: "DuneEvents.LogReader.batches", qos: .userInitiated).async {
-            producer.run(continuation: continuation) { deliver in
-                try reader.forEachEventBatch(range) { batch in try deliver(batch.events) }
-            }
-        }
-        return Iterator(base: stream.makeAsyncIterator(), producer: producer)
-    }
-
-    public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<[RecordedEvent], any Error>.AsyncIterator
-        let producer: BatchProducer
-        var delivered = false
-
-        public mutating func next() async throws -> [RecordedEvent]? {
-            // Asking for the next batch means the previous one is folded: free its slot.
-            if delivered { producer.slots.signal() }
-            let batch = try await base.next()
-            delivered = batch != nil
-            return batch
-        }
-    }
-}
-
+/// The ``EventBatch``es of a log replay; see ``LogReader/eventBatches(_:prefetch:)``.
+public typealias EventBatches = BlockingProducer<EventBatch>

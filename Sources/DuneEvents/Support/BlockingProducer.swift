@@ -35,7 +35,9 @@ public struct BlockingProducer<Element: Sendable>: AsyncSequence, Sendable {
         let gate = Gate(slots: prefetch)
         continuation.onTermination = { _ in gate.cancel() }
         let produce = produce
-        DispatchQueue.global(qos: .userInitiated).async {
+        // A serial queue of its own: on Linux the global queues run about one
+        // thread per core, and this one spends most of its time waiting.
+        DispatchQueue(label: "DuneEvents.BlockingProducer", qos: .userInitiated).async {
             do {
                 try produce { element in
                     gate.slots.wait()
@@ -72,7 +74,10 @@ public struct BlockingProducer<Element: Sendable>: AsyncSequence, Sendable {
         private let cancelled = Atomic<Bool>(false)
 
         init(slots: Int) {
-            self.slots = DispatchSemaphore(value: slots)
+            // Created at 0 and raised: libdispatch traps when a semaphore is freed
+            // below its initial value, which a consumer that stops early leaves it at.
+            self.slots = DispatchSemaphore(value: 0)
+            for _ in 0..<slots { self.slots.signal() }
         }
 
         var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
