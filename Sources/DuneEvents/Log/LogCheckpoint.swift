@@ -39,8 +39,9 @@ struct LogCheckpoint {
     var state: IngestState
 
     static let magic: [UInt8] = Array("DUNECKP1".utf8)
-    /// Bumped whenever the payload or ``ContentDigest`` changes.
-    static let version: UInt32 = 1
+    /// Bumped whenever the payload or ``ContentDigest`` changes
+    /// (2: content digests spell timestamps canonically).
+    static let version: UInt32 = 2
     static let headerLength = 8 + 4 + 16 + 8
 
     /// `<log>.checkpoint`.
