@@ -19,6 +19,12 @@ import Synchronization
 /// before stays durable, nothing of the failed batch remains, and further
 /// calls throw until the log is opened again.
 public actor EventLog {
+    /// The log's own serial queue: appends `write` and `fsync` there, never on
+    /// a thread of Swift's cooperative pool.
+    private nonisolated let executor: DispatchQueueExecutor
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// When appended lines are flushed to disk.
     public enum Durability: String, Sendable, CaseIterable {
         /// One `fsync` after every event.
@@ -98,6 +104,7 @@ public actor EventLog {
     public init(path: String, options: Options = Options()) throws(DuneEventsError) {
         self.path = path
         self.options = options
+        self.executor = DispatchQueueExecutor(label: "dune.event-log")
         let file = try LogFile.openForAppend(path: path, create: options.create, lock: options.waitForLock ? .wait : .failIfLocked)
         var warnings: [String] = []
         switch try file.quarantineTornTail() {
