@@ -37,8 +37,9 @@ public enum Replayer {
     /// decoded on their own threads while the projections fold the chunks
     /// before, each projection in its own actor: replay keeps every core busy.
     ///
-    /// - Throws: `DuneEventsError` `corruptLog` at a damaged line: the caller
-    ///   must not use the projections then (they hold only the events before it).
+    /// - Throws: `DuneEventsError` `corruptLog` at a damaged line, and
+    ///   `CancellationError` between batches when the task is cancelled: the
+    ///   caller must not use the projections then (they hold only a part of the range).
     /// - Complexity: O(n) in the events read; memory O(chunk × prefetch) for reading.
     @discardableResult
     public static func replay(_ reader: LogReader, range: LogReader.Range = LogReader.Range(),
@@ -49,6 +50,7 @@ public enum Replayer {
         case .fast:
             await projections.reserveCapacity(samples: min(reader.estimatedEventCount, max(0, range.throughSeq - range.after)))
             for try await batch in reader.eventBatches(range) {
+                try Task.checkCancellation()
                 await projections.apply(batch)
                 summary.events += batch.count
                 summary.throughSeq = batch.lastSeq ?? summary.throughSeq
