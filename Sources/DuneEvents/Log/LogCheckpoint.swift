@@ -50,14 +50,14 @@ struct LogCheckpoint {
     // MARK: - Encoding
 
     func encoded() -> [UInt8] {
-        var payload = CheckpointWriter()
+        var payload = BinaryWriter()
         payload.integer(offset)
         payload.integer(lastSeq)
         payload.integer(lastLineLength)
         payload.uint32(lastLineCRC)
         state.write(to: &payload)
         var file = Self.magic
-        var header = CheckpointWriter()
+        var header = BinaryWriter()
         header.uint32(Self.version)
         let sections = Self.sectionCRCs(payload.bytes)
         for crc in [sections.0, sections.1, sections.2, sections.3] { header.uint32(crc) }
@@ -70,14 +70,14 @@ struct LogCheckpoint {
     /// A checkpoint read back from `bytes`; `nil` unless it is whole and of this version.
     static func decode(_ bytes: [UInt8]) -> LogCheckpoint? {
         guard bytes.count >= headerLength, Array(bytes.prefix(8)) == magic else { return nil }
-        var header = CheckpointReader(bytes, from: 8)
+        var header = BinaryReader(bytes, from: 8)
         guard header.uint32() == version else { return nil }
         let stored = (header.uint32(), header.uint32(), header.uint32(), header.uint32())
         guard let length = header.integer(), length == bytes.count - headerLength else { return nil }
         let payload = Array(bytes[headerLength...])
         let crcs = sectionCRCs(payload)
         guard crcs.0 == stored.0, crcs.1 == stored.1, crcs.2 == stored.2, crcs.3 == stored.3 else { return nil }
-        var reader = CheckpointReader(payload, from: 0)
+        var reader = BinaryReader(payload, from: 0)
         guard let offset = reader.integer(), let lastSeq = reader.integer(), let lastLineLength = reader.integer(),
               let lastLineCRC = reader.uint32(), let state = IngestState(from: &reader), reader.isAtEnd,
               offset > lastLineLength, lastSeq >= 1, state.lastSeq == lastSeq
@@ -211,109 +211,6 @@ struct LogCheckpoint {
                   let event = try? EventCodec.decode(line)
             else { return false }
             return event.seq == lastSeq
-        }
-    }
-}
-
-// MARK: - Bytes
-
-/// Appends little-endian numbers and length-prefixed bytes.
-struct CheckpointWriter {
-    var bytes: [UInt8] = []
-
-    mutating func uint32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func uint64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func integer(_ value: Int) {
-        uint64(UInt64(bitPattern: Int64(value)))
-    }
-
-    mutating func digest(_ digest: ContentDigest) {
-        uint64(digest.high)
-        uint64(digest.low)
-    }
-
-    mutating func string(_ text: String) {
-        integer(text.utf8.count)
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    /// `digests` back to back, 16 bytes each (as ``digest(_:)`` writes them), in one copy.
-    mutating func digests(_ digests: [ContentDigest]) {
-        var words: [UInt64] = []
-        words.reserveCapacity(digests.count * 2)
-        for digest in digests {
-            words.append(digest.high.littleEndian)
-            words.append(digest.low.littleEndian)
-        }
-        words.withUnsafeBytes { bytes.append(contentsOf: $0) }
-    }
-}
-
-/// Reads what a ``CheckpointWriter`` wrote; every read is `nil` past the end.
-struct CheckpointReader {
-    private let bytes: [UInt8]
-    private var index: Int
-
-    init(_ bytes: [UInt8], from index: Int) {
-        self.bytes = bytes
-        self.index = index
-    }
-
-    var isAtEnd: Bool { index == bytes.count }
-
-    /// How many bytes are left.
-    var remaining: Int { bytes.count - index }
-
-    mutating func uint32() -> UInt32? {
-        guard index + 4 <= bytes.count else { return nil }
-        defer { index += 4 }
-        return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: index, as: UInt32.self)) }
-    }
-
-    mutating func uint64() -> UInt64? {
-        guard index + 8 <= bytes.count else { return nil }
-        defer { index += 8 }
-        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: index, as: UInt64.self)) }
-    }
-
-    mutating func integer() -> Int? {
-        uint64().map { Int(Int64(bitPattern: $0)) }
-    }
-
-    /// A count of items of at least `itemBytes` each that fit in what is left.
-    mutating func count(itemBytes: Int) -> Int? {
-        guard let count = integer(), count >= 0, count <= remaining / max(1, itemBytes) else { return nil }
-        return count
-    }
-
-    mutating func digest() -> ContentDigest? {
-        guard let high = uint64(), let low = uint64() else { return nil }
-        return ContentDigest(high: high, low: low)
-    }
-
-    mutating func string() -> String? {
-        guard let count = count(itemBytes: 1) else { return nil }
-        defer { index += count }
-        return String(validating: bytes[index..<(index + count)], as: UTF8.self)
-    }
-
-    /// `count` digests stored back to back.
-    mutating func digests(_ count: Int) -> [ContentDigest]? {
-        guard count >= 0, index + count * 16 <= bytes.count else { return nil }
-        let start = index
-        index += count * 16
-        return bytes.withUnsafeBytes { raw in
-            (0..<count).map { item in
-                let at = start + item * 16
-                return ContentDigest(high: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
-                                     low: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
-            }
         }
     }
 }
