@@ -1,4 +1,4 @@
-"""An independent reference of SPEC §6 readiness, written from the SPEC alone.
+"""An independent reference of readiness (docs/read-models.md), written from the formulas alone.
 
 Usage: python3 Scripts/reference_readiness.py LOG readiness.json
 

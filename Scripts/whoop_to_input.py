@@ -5,8 +5,8 @@ Usage:
     python3 Scripts/whoop_to_input.py physiological_cycles.csv > whoop.jsonl
     python3 Scripts/whoop_to_input.py - < physiological_cycles.csv > whoop.jsonl
 
-Writes SPEC §3 JSON lines to stdout (nothing else); a summary and any skipped
-rows go to stderr. Python 3 standard library only.
+Writes DuneEvents input lines (docs/input-format.md) to stdout (nothing else);
+a summary and any skipped rows go to stderr. Python 3 standard library only.
 
 Per WHOOP cycle (one row), in chronological order:
   * a `sleep` sample, stage `asleepUnspecified`, from "Sleep onset" to
@@ -31,7 +31,8 @@ Decisions:
     `inBed` sample onset→wake is added too (it does not change sleepMinutes).
   * Days. The hrv/restingHeartRate samples start at wake, so they count for
     the wake date; the sleep sample ends before 18:00 local on the wake date in
-    all but travel nights, so it counts for the same date (SPEC §2).
+    all but travel nights, so it counts for the same date (a night belongs
+    to the morning it ends, docs/input-format.md).
   * Ids. uuid5 of "whoop/<cycle start>/<cycle timezone>/<kind>": stable, so
     converting the same export again re-sends identical lines, which ingest
     reports as already appended.

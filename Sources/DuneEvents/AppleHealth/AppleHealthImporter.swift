@@ -1,4 +1,4 @@
-/// Streams an Apple Health `export.xml` and turns its records into SPEC §3
+/// Streams an Apple Health `export.xml` and turns its records into
 /// input objects for `dune-replay ingest --format apple-health`.
 ///
 /// ```swift

@@ -7,7 +7,7 @@
 public enum AppleHealthIngestItem: Sendable {
     /// A record that passed validation, with where it came from.
     case command(IngestCommand, recordType: String, line: Int)
-    /// A mapped record that failed SPEC §2 validation (e.g. an implausible value).
+    /// A mapped record that failed input validation (e.g. an implausible value).
     case rejected(recordType: String, line: Int, reason: String)
     /// The importer's summary: the last item, also when the file was cut short.
     case summary(AppleHealthImportSummary)

@@ -1,7 +1,7 @@
 /// One record of an Apple Health export, turned into an ingest input object.
 ///
 /// ``input`` is exactly what a JSON input line of `dune-replay ingest` parses
-/// to (SPEC §3), so the ingest pipeline validates and appends it like any
+/// to (docs/input-format.md), so the ingest pipeline validates and appends it like any
 /// other line:
 ///
 /// ```json
@@ -18,7 +18,7 @@ public struct AppleHealthRecord: Sendable, Equatable {
     public var recordType: String
     /// The sample kind the record maps to.
     public var kind: SampleKind
-    /// The SPEC §3 input object (`type`, `kind`, `id`, `start`, `end`, …).
+    /// The input object of docs/input-format.md (`type`, `kind`, `id`, `start`, `end`, …).
     public var input: JSONObject
     /// The 1-based line of the record's start tag in the export.
     public var line: Int

@@ -1,7 +1,7 @@
 /// CRC-32 (IEEE 802.3), bit for bit the checksum of zlib's `crc32`.
 ///
 /// Reflected polynomial `0xEDB88320`, initial value and final XOR `0xFFFFFFFF`.
-/// Every stored log line ends with the CRC of its bytes (SPEC §4), so this runs
+/// Every stored log line ends with the CRC of its bytes (docs/log-format.md), so this runs
 /// over every byte the log ever holds; it uses slicing-by-8 (eight 256-entry
 /// tables, built once) and processes 8 bytes per step.
 ///

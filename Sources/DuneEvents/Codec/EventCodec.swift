@@ -1,4 +1,4 @@
-/// Encodes events into stored log lines and decodes them back (SPEC §4).
+/// Encodes events into stored log lines and decodes them back (docs/log-format.md).
 ///
 /// A stored line is
 /// `{"v":1,"seq":N,"id":"…","type":"…","recordedAt":"…","data":{…},"crc":"xxxxxxxx"}`

@@ -1,4 +1,4 @@
-/// Whether an input line was appended (SPEC §3).
+/// Whether an input line was appended (docs/input-format.md).
 public enum IngestOutcome: String, Sendable, Hashable, CaseIterable {
     /// New events were appended.
     case appended
@@ -30,7 +30,7 @@ public struct IngestDecision: Sendable, Hashable {
 /// ``evolve(with:)`` folds each appended event back in. Rebuilding the state
 /// from the log gives the same decisions as the process that wrote it.
 ///
-/// Idempotency (SPEC §3, plus decisions recorded in the README):
+/// Idempotency (docs/input-format.md):
 /// - an `eventID` seen with the same content → `alreadyAppended`; with other content → `conflict`;
 /// - a sample whose id was ever stored with identical content → `alreadyAppended`
 ///   (a re-sent old version is not a correction), other content → appended as a correction;

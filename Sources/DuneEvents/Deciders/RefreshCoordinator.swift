@@ -1,4 +1,4 @@
-/// The refresh coordinator (SPEC §5): decides whether a refresh request
+/// The refresh coordinator (docs/input-format.md): decides whether a refresh request
 /// reloads data, is throttled, or only invalidates caches.
 ///
 /// A pure decider: ``decide(_:_:)`` reads the state and a request and returns

@@ -1,4 +1,4 @@
-/// The task lifecycle decider (SPEC §5): cancel-before-spawn, and
+/// The task lifecycle decider (docs/input-format.md): cancel-before-spawn, and
 /// cancellation is never recorded as an error.
 public enum TaskLifecycle {
     /// Which task of each feature is in flight.

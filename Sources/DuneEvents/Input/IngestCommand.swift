@@ -1,6 +1,6 @@
 /// One validated input line: the event it asks for, before the deciders run.
 ///
-/// Produced by ``InputParser`` from a SPEC §3 JSON line (or an equivalent
+/// Produced by ``InputParser`` from an input JSON line (or an equivalent
 /// object, e.g. from the Apple Health importer). ``content`` is the canonical
 /// form of the line without its `eventID`; two lines with equal content are
 /// "the same" for idempotency.

@@ -15,7 +15,7 @@ struct ScannedSampleLine {
 }
 
 extension InputParser {
-    /// Scans the common SPEC §3 line — a quantity or sleep `sample` with the
+    /// Scans the common input line — a quantity or sleep `sample` with the
     /// members `type`, `kind`, `id`, `start`, `end`, `value`, `unit`, `source`
     /// and optionally `eventID`, in any order, written compactly with plain
     /// strings. `nil` for anything else.

@@ -1,4 +1,4 @@
-/// Parses and validates SPEC §3 input lines into ``IngestCommand``s.
+/// Parses and validates input lines (docs/input-format.md) into ``IngestCommand``s.
 ///
 /// Every rejection carries one precise reason naming the field, e.g.
 /// `field "start": timestamp "2026-02-28T07:12:00" has no UTC offset; add 'Z' or '±HH:MM'`.

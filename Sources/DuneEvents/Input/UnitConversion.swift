@@ -1,4 +1,4 @@
-/// Converts input units to each sample kind's canonical unit (SPEC §2).
+/// Converts input units to each sample kind's canonical unit (docs/input-format.md).
 public enum UnitConversion {
     /// The canonical value of `value` written in `unit` for `kind`, or `nil`
     /// when the unit is not accepted for that kind.
@@ -49,7 +49,7 @@ public enum UnitConversion {
         }
     }
 
-    /// The plausible range of canonical values for a quantity kind (SPEC §2).
+    /// The plausible range of canonical values for a quantity kind (docs/input-format.md).
     public static func plausibleRange(for kind: SampleKind) -> ClosedRange<Double>? {
         switch kind {
         case .hrv: 1...500

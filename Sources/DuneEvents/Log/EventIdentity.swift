@@ -7,7 +7,7 @@ import Darwin
 /// Wall-clock metadata for appended events: `recordedAt` and the event UUID.
 ///
 /// This is the only place DuneEvents reads the clock or randomness. Both end
-/// up in the envelope only; no projection reads them (SPEC §4).
+/// up in the envelope only; no projection reads them (docs/log-format.md).
 public enum EventIdentity {
     /// The current UTC time, to the millisecond.
     public static func now() -> Timestamp {

@@ -4,7 +4,7 @@ import Synchronization
 /// The append-only event log: one writer, durable group commits, gapless `seq`.
 ///
 /// Opening takes the exclusive writer lock, quarantines a torn last line
-/// (SPEC §4), and replays the log once to rebuild the ``IngestState`` the
+/// (docs/log-format.md), and replays the log once to rebuild the ``IngestState`` the
 /// deciders need. Damage anywhere but the last line makes opening fail with
 /// ``DuneEventsError/Code/corruptLog``: appends are refused until a person
 /// has looked at it (`dune-replay verify`).

@@ -1,4 +1,4 @@
-/// The byte-level envelope of one stored log line: its CRC trailer (SPEC §4).
+/// The byte-level envelope of one stored log line: its CRC trailer (docs/log-format.md).
 ///
 /// No JSON is parsed here; this is what `LogFile` uses to tell a torn tail
 /// from a good line, and what the codec uses to seal a line it encoded.

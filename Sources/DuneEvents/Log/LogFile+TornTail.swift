@@ -44,7 +44,7 @@ extension LogFile {
 
 extension LogFile {
     /// Moves a torn last line to a side file and truncates the log to the last
-    /// good line (SPEC §4, "On open").
+    /// good line (docs/log-format.md).
     ///
     /// Only the end of the file is read. The tail is torn when the file does
     /// not end with `\n` (the bytes after the last `\n` are torn, including a

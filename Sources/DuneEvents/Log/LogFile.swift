@@ -3,7 +3,7 @@
 import Synchronization
 
 /// One log file at the byte level: open, lock, append whole batches, sync,
-/// truncate, read at an offset (SPEC §4). It knows nothing about JSON.
+/// truncate, read at an offset (docs/log-format.md). It knows nothing about JSON.
 ///
 /// There is one writer at a time across processes: `openForAppend` takes an
 /// exclusive `flock` that lasts until the file is closed. Readers open with

@@ -1,4 +1,4 @@
-/// What asked for a refresh (SPEC §5).
+/// What asked for a refresh (docs/input-format.md).
 public enum RefreshSource: String, Sendable, Hashable, CaseIterable, Comparable {
     case foreground
     case healthKitObserver

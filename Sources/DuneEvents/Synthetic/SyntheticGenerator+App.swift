@@ -1,7 +1,7 @@
 /// App activity: refresh requests and the load tasks they start.
 ///
 /// Every morning the app comes to the foreground while HealthKit observers
-/// fire for several kinds within seconds (so both throttles of SPEC §5 fire);
+/// fire for several kinds within seconds (so both refresh throttles fire);
 /// later visits, background deliveries, observer bursts after workouts and the
 /// odd pull-to-refresh follow. Each visit loads features as `task` lines that
 /// mostly complete, sometimes fail, are cancelled by the user, fail with error

@@ -132,7 +132,7 @@ extension SyntheticGenerator {
         batch.end()
     }
 
-    /// The stage's SPEC §2 name, as a `StaticString` for the byte writer.
+    /// The stage's input name, as a `StaticString` for the byte writer.
     private static func name(of stage: SleepStage) -> StaticString {
         switch stage {
         case .inBed: "inBed"

@@ -1,4 +1,4 @@
-/// A deterministic generator of realistic SPEC §3 input lines, for demos, tests and benchmarks.
+/// A deterministic generator of realistic input lines (docs/input-format.md), for demos, tests and benchmarks.
 ///
 /// It simulates one person living in Berlin: Apple Watch sleep stages every
 /// night with overlapping iPhone (`inBed`, `asleepUnspecified`) and AutoSleep
@@ -15,7 +15,7 @@
 /// superseded and report stale completions; a `profile` line setting a 450-minute
 /// sleep target; a few `eventID`s and unknown extra members.
 ///
-/// Every line passes SPEC §2/§3 validation: values within the plausibility
+/// Every line passes input validation: values within the plausibility
 /// ranges, every timestamp with an explicit offset, `end ≥ start`. Lines come
 /// in chronological order of when the app would receive them.
 ///

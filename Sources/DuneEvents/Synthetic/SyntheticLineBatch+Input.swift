@@ -1,4 +1,4 @@
-/// Writers for the SPEC §3 input line shapes, on top of the batch's member writers.
+/// Writers for the input line shapes (docs/input-format.md), on top of the batch's member writers.
 extension SyntheticLineBatch {
     /// Opens a `sample` line up to and including its `end`; the caller adds the
     /// value members and `source`, then calls ``end()``.

@@ -80,7 +80,7 @@ struct SyntheticRandom {
     /// An approximately standard-normal number, bounded to ±3.46.
     ///
     /// The sum of four uniforms, centred and scaled to variance 1 (Irwin–Hall).
-    /// Bounded tails keep every generated value inside SPEC §2's plausibility
+    /// Bounded tails keep every generated value inside the plausibility
     /// ranges without clamping surprises, and no transcendental function is needed.
     mutating func normal() -> Double {
         (unit() + unit() + unit() + unit() - 2) * 1.732_050_807_568_877_2

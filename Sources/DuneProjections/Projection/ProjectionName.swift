@@ -20,7 +20,7 @@ public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable
         }
     }
 
-    /// The read-model file name (SPEC §6.1).
+    /// The read-model file name (docs/read-models.md).
     public var fileName: String {
         switch self {
         case .readiness: "readiness.json"

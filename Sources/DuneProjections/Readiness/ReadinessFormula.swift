@@ -1,4 +1,4 @@
-/// The readiness formulas of SPEC §6, as functions the projection and
+/// The readiness formulas (docs/read-models.md), as functions the projection and
 /// `explain` both call.
 public enum ReadinessFormula {
     /// Weight of the HRV component.

@@ -1,7 +1,7 @@
 import DuneEvents
 
 extension ReadinessModel {
-    /// `{"throughSeq", "sleepTargetMinutes", "days": [...]}` (SPEC §6.1).
+    /// `{"throughSeq", "sleepTargetMinutes", "days": [...]}` (docs/read-models.md).
     public var jsonValue: JSONValue {
         .members([
             "throughSeq": .count(throughSeq),

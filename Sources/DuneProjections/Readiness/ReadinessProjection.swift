@@ -1,6 +1,6 @@
 import DuneEvents
 
-/// The readiness projection (SPEC §6): per-sample state and the sleep target,
+/// The readiness projection (docs/read-models.md): per-sample state and the sleep target,
 /// folded from `sample.*` and `profile.updated` events.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 import DuneEvents
 
-/// The values of one day, computed from the day's samples exactly as SPEC §6
+/// The values of one day, computed from the day's samples exactly as docs/read-models.md
 /// says, with the samples each value came from.
 ///
 /// Every projection and `explain` derive daily numbers from this one type:

@@ -1,4 +1,4 @@
-/// How read-model numbers are rounded for output (SPEC §7).
+/// How read-model numbers are rounded for output (docs/read-models.md).
 ///
 /// Values are kept unrounded in the read-model types (statuses and directions
 /// are decided on them); rounding happens only when a model is written as JSON.

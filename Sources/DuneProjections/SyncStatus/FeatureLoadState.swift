@@ -1,6 +1,6 @@
 import DuneEvents
 
-/// One feature's load state (SPEC §6 sync status).
+/// One feature's load state (docs/read-models.md).
 public struct FeatureLoadState: Sendable, Equatable {
     public let feature: String
     public private(set) var phase = LoadPhase.notStarted

@@ -1,7 +1,7 @@
 import DuneEvents
 
 extension SyncStatusModel {
-    /// `{"throughSeq", "refresh", "features"}` (SPEC §6.1).
+    /// `{"throughSeq", "refresh", "features"}` (docs/read-models.md).
     public var jsonValue: JSONValue {
         .members([
             "throughSeq": .count(throughSeq),

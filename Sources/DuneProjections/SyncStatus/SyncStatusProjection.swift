@@ -1,6 +1,6 @@
 import DuneEvents
 
-/// The sync-status projection (SPEC §6): refresh signal and counts, and each
+/// The sync-status projection (docs/read-models.md): refresh signal and counts, and each
 /// feature's load phase, folded from `refresh.requested` and `task.*` events.
 public struct SyncStatusProjection: Projection, Equatable {
     public static var name: ProjectionName { .syncStatus }

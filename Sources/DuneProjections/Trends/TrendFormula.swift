@@ -1,6 +1,6 @@
 import DuneEvents
 
-/// The trend formulas of SPEC §6 / §6.2, shared by the projection and `explain`.
+/// The trend formulas (docs/read-models.md), shared by the projection and `explain`.
 public enum TrendFormula {
     /// Values a change needs in L−6…L.
     public static let minimumRecentValues = 3

@@ -1,4 +1,4 @@
-/// The metrics that get a trend (SPEC §6), in output order.
+/// The metrics that get a trend (docs/read-models.md), in output order.
 public enum TrendMetric: String, Sendable, Hashable, CaseIterable {
     case hrv
     case restingHeartRate

@@ -1,7 +1,7 @@
 import DuneEvents
 
 extension TrendsModel {
-    /// `{"throughSeq", "lastDay", "metrics", "hrvNormalRange", "trainingLoad"}` (SPEC §6.1).
+    /// `{"throughSeq", "lastDay", "metrics", "hrvNormalRange", "trainingLoad"}` (docs/read-models.md).
     public var jsonValue: JSONValue {
         .members([
             "throughSeq": .count(throughSeq),

@@ -1,6 +1,6 @@
 import DuneEvents
 
-/// The trends read model (SPEC §6, §6.1, §6.2).
+/// The trends read model (docs/read-models.md).
 public struct TrendsModel: ReadModel {
     public let throughSeq: Int
     /// L: the last day with any sample; `nil` when the log has none.

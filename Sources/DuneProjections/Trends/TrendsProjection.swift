@@ -1,6 +1,6 @@
 import DuneEvents
 
-/// The trends projection (SPEC §6): per-sample state folded from `sample.*` events.
+/// The trends projection (docs/read-models.md): per-sample state folded from `sample.*` events.
 public struct TrendsProjection: Projection, Equatable {
     public static var name: ProjectionName { .trends }
 

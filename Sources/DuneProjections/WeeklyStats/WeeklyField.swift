@@ -1,4 +1,4 @@
-/// The weekly totals compared with the previous week (SPEC §6.2), in output order.
+/// The weekly totals compared with the previous week (docs/read-models.md), in output order.
 public enum WeeklyField: String, Sendable, Hashable, CaseIterable {
     case workouts
     case durationMinutes

@@ -1,7 +1,7 @@
 import DuneEvents
 
 extension WeeklyStatsModel {
-    /// `{"throughSeq", "weeks": [...]}` (SPEC §6.1).
+    /// `{"throughSeq", "weeks": [...]}` (docs/read-models.md).
     public var jsonValue: JSONValue {
         .members(["throughSeq": .count(throughSeq), "weeks": .array(weeks.map(\.jsonValue))])
     }

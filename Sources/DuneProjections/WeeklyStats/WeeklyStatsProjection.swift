@@ -1,6 +1,6 @@
 import DuneEvents
 
-/// The weekly-stats projection (SPEC §6): per-sample state folded from `sample.*` events.
+/// The weekly-stats projection (docs/read-models.md): per-sample state folded from `sample.*` events.
 public struct WeeklyStatsProjection: Projection, Equatable {
     public static var name: ProjectionName { .weeklyStats }
 

@@ -4,7 +4,7 @@ import DuneEvents
 enum GenerateCommandLine {
     static let subcommand = Subcommand(
         name: "generate",
-        summary: "Write realistic synthetic input lines (SPEC §3) for demos and benchmarks.",
+        summary: "Write realistic synthetic input lines (docs/input-format.md) for demos and benchmarks.",
         usage: "dune-replay generate [--days N] [--seed S] [--start DATE] [--density K]",
         details: """
         OPTIONS:

@@ -4,7 +4,7 @@ import DuneEvents
 enum IngestCommandLine {
     static let subcommand = Subcommand(
         name: "ingest",
-        summary: "Validate input lines (SPEC §3 JSON lines) and append them to the log.",
+        summary: "Validate input lines (JSON lines, see docs/input-format.md) and append them to the log.",
         usage: "dune-replay ingest [--log PATH] [--format jsonl|apple-health] [--atomic] [--durability fsync|batch|none] [--wait] [--json] [--progress-json] [FILE...|-]",
         details: """
         ARGUMENTS:
@@ -12,7 +12,7 @@ enum IngestCommandLine {
 
         OPTIONS:
           --log PATH              The log (default: $DUNE_LOG, else Logs/events.jsonl).
-          --format FORMAT         jsonl (SPEC §3 lines; default) or apple-health (the Health app's
+          --format FORMAT         jsonl (JSON lines; default) or apple-health (the Health app's
                                   export.xml, streamed; prints a summary per record type).
           --atomic                Append nothing if any line is rejected or conflicts.
           --durability MODE       fsync (every event), batch (one fsync per batch; default), none.

@@ -245,7 +245,7 @@ enum ExplainText {
             "3. healthKitObserver within \(three(throttle)) s of the same kind's last observer → throttled (typeThrottle)",
             "4. foreground / healthKitObserver within \(three(throttle)) s of the last performed refresh → throttled (coordinatorThrottle), else performed",
         ]
-        text += "\nRules (SPEC §5), first that applies:\n"
+        text += "\nRefresh rules (docs/input-format.md), first that applies:\n"
         for (index, rule) in rules.enumerated() {
             text += index + 1 == applied ? style.bold("  ▶ " + rule) + "\n" : "    " + rule + "\n"
         }

@@ -1,4 +1,4 @@
-/// Exit statuses, as sysexits(3) and swift-argument-parser use them (SPEC §8).
+/// Exit statuses, as sysexits(3) and swift-argument-parser use them (docs/cli.md).
 enum ExitCode: Int32 {
     case success = 0
     /// A command-line usage error.
