@@ -10,7 +10,9 @@ extension SampleStore {
     /// without its sample list, and ``DailyValues/samples`` is empty.
     /// `explain` gets the full values from ``dailyValues(on:)``.
     ///
-    /// - Complexity: O(n + d log d) for n retained samples and d days.
+    /// - Complexity: O(n log n + d log d) for n retained samples and d days
+    ///   (sorting a day's step sources and sleep intervals), whatever the number
+    ///   of sources.
     func modelDailyValues() -> [DailyValues] {
         let (blocks, firstVersions) = allVersions
         // Steps are summed per source as `DailySteps` does it: a `[String: …]`
@@ -24,9 +26,14 @@ extension SampleStore {
         }
         let classesOfBlock = blocks.map { $0.sources.map(sourceClass) }
         var result: [DailyValues] = []
+        // Source class → its index in `groups`, for the current day: a day with
+        // thousands of sources costs a hash lookup per sample, not a scan of the
+        // sources so far. Only looked up, never iterated (no hash order leaks out).
+        var groupOfClass: [Int32: Int] = [:]
         for bucket in occupiedBuckets {
             var others: [StoredSample] = []
             var groups: [StepGroup] = []
+            groupOfClass.removeAll(keepingCapacity: true)
             let retained = bucket.retained
             var position = 0
             while position < retained.count {
@@ -59,9 +66,10 @@ extension SampleStore {
                             value = packed.value
                             group = classes[Int(packed.source)]
                         }
-                        if let existing = groups.firstIndex(where: { $0.group == group }) {
+                        if let existing = groupOfClass[group] {
                             groups[existing].steps += value
                         } else {
+                            groupOfClass[group] = groups.count
                             groups.append(StepGroup(group: group, name: fullName ?? block.sources[Int(packed.source)], steps: value))
                         }
                     }
