@@ -213,7 +213,7 @@ package enum ExtremeInput {
             let sample = oneDaySample(index)
             let start = epoch(day, minute: sample.minute)
             if sample.kind == .workout {
-                lines.append(workout(id: "d-\(index)", start: start, minutes: 1 + index % 30, activityType: index % 12 == 5 ? "running" : "rowing",
+                lines.append(workout(id: "d-\(index)", start: start, minutes: 1 + index % 30, activityType: (index / 6) % 3 == 0 ? "running" : "rowing",
                                      energy: sample.value, source: sample.source))
             } else {
                 lines.append(quantity(sample.kind, id: "d-\(index)", start: start, end: start + 30, value: sample.value,
