@@ -49,6 +49,11 @@ import Testing
         #expect(batched.1.readModel().fileBytes == trends.readModel().fileBytes)
         #expect(batched.2.readModel().fileBytes == weekly.readModel().fileBytes)
         #expect(batched.3.readModel().fileBytes == sync.readModel().fileBytes)
+        // Models written entry by entry give exactly the bytes of their whole JSON tree.
+        func tree(_ model: some ReadModel) -> [UInt8] { Array((JSONWriter.string(model.jsonValue) + "\n").utf8) }
+        #expect(readiness.readModel().fileBytes == tree(readiness.readModel()))
+        #expect(trends.readModel().fileBytes == tree(trends.readModel()))
+        #expect(weekly.readModel().fileBytes == tree(weekly.readModel()))
         return Models(readiness: readiness.readModel(), trends: trends.readModel(), weekly: weekly.readModel(), sync: sync.readModel(),
                       readinessProjection: readiness, weeklyProjection: weekly)
     }
