@@ -243,11 +243,17 @@ package enum ExtremeInput {
         return (0..<count).map { index in
             let (start, end) = sleepInterval(index, seed: seed)
             return JSONWriter.string(.object(JSONObject([
-                JSONMember("type", .string("sample")), JSONMember("kind", .string("sleep")), JSONMember("id", .string("z-\(index)")),
+                JSONMember("type", .string("sample")), JSONMember("kind", .string("sleep")), JSONMember("id", .string(uuid(index))),
                 JSONMember("start", .string(time(evening + Int64(start) * 60))), JSONMember("end", .string(time(evening + Int64(end) * 60))),
                 JSONMember("value", .string(stages[index % stages.count])), JSONMember("source", .string(sources[index % sources.count])),
             ])))
         }
+    }
+
+    /// A canonical UUID for `index`, as HealthKit gives samples (such rows pack).
+    package static func uuid(_ index: Int) -> String {
+        let hex = String(index, radix: 16)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
     }
 
     /// The seed `sleepOverlap` draws its intervals with, for `seed` (see ``sleepInterval(_:seed:)``).

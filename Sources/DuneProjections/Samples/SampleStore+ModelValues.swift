@@ -30,10 +30,16 @@ extension SampleStore {
         // thousands of sources costs a hash lookup per sample, not a scan of the
         // sources so far. Only looked up, never iterated (no hash order leaks out).
         var groupOfClass: [Int32: Int] = [:]
+        var sleepRows: [PackedSleepRow] = []
         for bucket in occupiedBuckets {
             var others: [StoredSample] = []
             var groups: [StepGroup] = []
             groupOfClass.removeAll(keepingCapacity: true)
+            // Packed sleep rows are united from their numbers (`DailySleep(packed:)`),
+            // without building a `Sample` and two timestamp texts per row — unless the
+            // day also has a sleep sample that is kept whole.
+            sleepRows.removeAll(keepingCapacity: true)
+            var hasFullSleep = false
             let retained = bucket.retained
             var position = 0
             while position < retained.count {
@@ -49,6 +55,14 @@ extension SampleStore {
                     for version in retained[position..<runEnd] {
                         let row = Int(version - first)
                         let packed = rows[row]
+                        if packed.kindIndex == SampleKind.sleepIndex {
+                            if packed.isFull {
+                                hasFullSleep = true
+                            } else {
+                                sleepRows.append(PackedSleepRow(start: packed.start, end: packed.end, stage: Int(packed.value), seq: packed.seq))
+                                continue
+                            }
+                        }
                         guard packed.kindIndex == SampleKind.stepCountIndex else {
                             others.append(StoredSample(sample: block.sample(at: row), seq: packed.seq))
                             continue
@@ -76,8 +90,20 @@ extension SampleStore {
                 }
                 position = runEnd
             }
+            if hasFullSleep, !sleepRows.isEmpty {
+                // Rare: a night mixing packed and whole rows goes the general way, in seq order.
+                for row in sleepRows {
+                    let sample = Sample(id: "", kind: .sleep, start: row.start.timestamp, end: row.end.timestamp, source: "",
+                                        reading: .sleep(SleepStage.packed(row.stage)))
+                    others.append(StoredSample(sample: sample, seq: row.seq))
+                }
+                others.sort { $0.seq < $1.seq }
+                sleepRows.removeAll(keepingCapacity: true)
+            }
+            // `.none`: compute from `others`; `.some(nil)`: a day without asleep or inBed rows.
+            let packedSleep: DailySleep?? = hasFullSleep ? .none : .some(DailySleep(packed: sleepRows))
             result.append(DailyValues(date: DayKey(ordinal: bucket.day), samplesWithoutSteps: others,
-                                      steps: Self.steps(groups)))
+                                      steps: Self.steps(groups), packedSleep: packedSleep))
         }
         return result
     }
