@@ -114,7 +114,7 @@ package enum ExtremeInput {
                              activityType: "running", energy: 500, source: "Watch", offset: 0))
         for index in 0..<samples {
             let start = epoch(centuriesDay(index, of: samples), minute: 360, offset: 0)
-            lines.append(quantity(.hrv, id: "c-\(index)", start: start, end: start + 60, value: cycledValue(index), unit: "ms",
+            lines.append(quantity(.hrv, id: uuid(index), start: start, end: start + 60, value: cycledValue(index), unit: "ms",
                                   source: "Watch", offset: 0))
         }
         lines.append(workout(id: "w-last", start: epoch(centuriesDay(samples - 1, of: samples), minute: 600, offset: 0), minutes: 30,
@@ -131,7 +131,7 @@ package enum ExtremeInput {
         (0..<count).map { index in
             let (minute, source) = sourcesSample(index)
             let start = epoch(day, minute: minute)
-            return quantity(.stepCount, id: "s-\(index)", start: start, end: start + 59, value: cycledValue(index), unit: "count",
+            return quantity(.stepCount, id: uuid(index), start: start, end: start + 59, value: cycledValue(index), unit: "count",
                             source: source)
         }
     }
