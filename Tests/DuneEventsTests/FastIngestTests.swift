@@ -17,7 +17,7 @@ import Testing
         #"{"type":"sample","kind":"sleep","id":"z-1","start":"2026-03-01T07:00:00Z","end":"2026-03-02T08:00:00Z","value":"asleepCore","source":"W"}"#,
         #"{"type":"sample","kind":"sleep","id":"z-2","start":"2026-03-01T07:00:00Z","end":"2026-03-01T08:00:00Z","value":"awake","unit":"x","source":"W"}"#,
         #" {"type":"sample","kind":"hrv","id":"h-3","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"W"} "#,
-    ]
+    ] + TimestampWindowTests.edgeLines
 
     static func reference(_ line: [UInt8]) -> Result<IngestCommand, InputParser.Rejection> {
         line.withUnsafeBytes { bytes in Result { () throws(InputParser.Rejection) in try InputParser.parseReference(bytes) } }

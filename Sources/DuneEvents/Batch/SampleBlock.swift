@@ -88,6 +88,11 @@ package struct SampleBlockBuilder: Sendable {
     package private(set) var sources: [String] = []
     private var sourceBytes: [[UInt8]] = []
     private var lastSource = -1
+    /// Source bytes → index, once a block has more than ``scannedSources``
+    /// sources (a day of samples from thousands of sources would otherwise scan
+    /// them all per sample). Only looked up, never iterated.
+    private var sourceIndexByBytes: [[UInt8]: UInt16] = [:]
+    private static let scannedSources = 16
 
     package init(capacity: Int = 0) {
         rows.reserveCapacity(capacity)
@@ -165,9 +170,14 @@ package struct SampleBlockBuilder: Sendable {
     @inline(__always)
     private mutating func internSource(_ bytes: UnsafeRawBufferPointer, validated: String?) -> UInt16? {
         if lastSource >= 0, Self.equal(sourceBytes[lastSource], bytes) { return UInt16(lastSource) }
-        for index in sourceBytes.indices where Self.equal(sourceBytes[index], bytes) {
-            lastSource = index
-            return UInt16(index)
+        if sourceBytes.count <= Self.scannedSources {
+            for index in sourceBytes.indices where Self.equal(sourceBytes[index], bytes) {
+                lastSource = index
+                return UInt16(index)
+            }
+        } else if let index = sourceIndexByBytes[Array(bytes)] {
+            lastSource = Int(index)
+            return index
         }
         guard sources.count < Int(UInt16.max) else { return nil }
         let name: String
@@ -180,6 +190,13 @@ package struct SampleBlockBuilder: Sendable {
         sources.append(name)
         sourceBytes.append(Array(bytes))
         lastSource = sources.count - 1
+        if sourceBytes.count > Self.scannedSources {
+            if sourceIndexByBytes.isEmpty {
+                for (index, stored) in sourceBytes.enumerated() { sourceIndexByBytes[stored] = UInt16(index) }
+            } else {
+                sourceIndexByBytes[sourceBytes[lastSource]] = UInt16(lastSource)
+            }
+        }
         return UInt16(lastSource)
     }
 

@@ -71,6 +71,9 @@ public struct JSONParser: ~Copyable {
         guard depth <= Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
         index += 1
         var members: [JSONMember] = []
+        // Keys seen, once an object is large: a line of 1 MiB can hold 100 000
+        // members, and scanning them all for each new key would be quadratic.
+        var keys: Set<String> = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -83,7 +86,14 @@ public struct JSONParser: ~Copyable {
             }
             let keyColumn = index + 1
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
+            let isDuplicate: Bool
+            if members.count < 16 {
+                isDuplicate = members.contains { $0.key == key }
+            } else {
+                if keys.isEmpty { keys = Set(members.map(\.key)) }
+                isDuplicate = !keys.insert(key).inserted
+            }
+            if isDuplicate {
                 throw SyntaxError(reason: "duplicate key \"\(key)\"", column: keyColumn)
             }
             skipWhitespace()

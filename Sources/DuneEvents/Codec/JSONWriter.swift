@@ -48,6 +48,29 @@ public enum JSONWriter {
     /// Non-finite numbers never reach the writer (input validation rejects them);
     /// if one does, it is written as `null` so the output stays valid JSON.
     public static func writeNumber(_ number: Double, into output: inout [UInt8]) {
+        // Integers (most numbers of a read model: counts, zeros of empty days) are
+        // written digit by digit, without a String: the same bytes as `formatNumber`.
+        if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
+            var magnitude = UInt64(abs(number))
+            if number < 0, magnitude != 0 { output.append(UInt8(ascii: "-")) }
+            var digits: (UInt64, UInt64) = (0, 0)  // up to 16 digits, the last first
+            var count = 0
+            repeat {
+                let digit = magnitude % 10
+                if count < 8 {
+                    digits.0 |= digit << (8 * UInt64(count))
+                } else {
+                    digits.1 |= digit << (8 * UInt64(count - 8))
+                }
+                count += 1
+                magnitude /= 10
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                let digit = index < 8 ? (digits.0 >> (8 * UInt64(index))) & 0xFF : (digits.1 >> (8 * UInt64(index - 8))) & 0xFF
+                output.append(UInt8(ascii: "0") + UInt8(digit))
+            }
+            return
+        }
         output.append(contentsOf: formatNumber(number).utf8)
     }
 

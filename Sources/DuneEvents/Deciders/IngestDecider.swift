@@ -46,6 +46,13 @@ public struct IngestState: Sendable {
     var samples = DigestTable<SampleVersions>()
     /// Content digests of corrections, per sample that has any (`SampleVersions.later`).
     var laterSampleVersions: [[ContentDigest]] = []
+    /// (sample, content) pair digests of the corrections of samples corrected at
+    /// least ``indexedCorrections`` times, so that a sample corrected 50 000 times
+    /// is checked by one lookup, not a scan of its versions. Derived from
+    /// `laterSampleVersions` (rebuilt on a checkpoint load, not stored).
+    var manyCorrections = DigestTable<Bool>()
+    /// Corrections of one sample beyond which ``manyCorrections`` holds them.
+    static let indexedCorrections = 8
     /// Digests of stored refresh and profile lines (the value is unused).
     var storedLines = DigestTable<Bool>()
     /// (task, phase) digest → content digest and seq.
@@ -200,13 +207,20 @@ public struct IngestState: Sendable {
             return
         }
         let versions = samples.values[index]
-        if let content, !hasStored(versions, content: content) {
+        if let content, !hasStored(versions, key: key, content: content) {
             if versions.later < 0 {
                 let later = Int32(laterSampleVersions.count)
                 samples.update(at: index) { $0.later = later }
                 laterSampleVersions.append([content])
             } else {
-                laterSampleVersions[Int(versions.later)].append(content)
+                let later = Int(versions.later)
+                laterSampleVersions[later].append(content)
+                let count = laterSampleVersions[later].count
+                if count == Self.indexedCorrections {
+                    for digest in laterSampleVersions[later] { manyCorrections.set(Self.pair(key, digest), true) }
+                } else if count > Self.indexedCorrections {
+                    manyCorrections.set(Self.pair(key, content), true)
+                }
             }
         }
         if !versions.live { samples.update(at: index) { $0.live = true } }
@@ -215,11 +229,32 @@ public struct IngestState: Sendable {
     /// Whether the sample with id digest `sampleKey` was ever stored with `content`.
     private func hasStored(sampleKey: ContentDigest, content: ContentDigest) -> Bool {
         guard let versions = samples[sampleKey] else { return false }
-        return hasStored(versions, content: content)
+        return hasStored(versions, key: sampleKey, content: content)
     }
 
-    private func hasStored(_ versions: SampleVersions, content: ContentDigest) -> Bool {
-        versions.first == content || (versions.later >= 0 && laterSampleVersions[Int(versions.later)].contains(content))
+    /// - Complexity: O(1): at most ``indexedCorrections`` digests are compared.
+    private func hasStored(_ versions: SampleVersions, key: ContentDigest, content: ContentDigest) -> Bool {
+        if versions.first == content { return true }
+        guard versions.later >= 0 else { return false }
+        let later = laterSampleVersions[Int(versions.later)]
+        if later.count >= Self.indexedCorrections { return manyCorrections.contains(Self.pair(key, content)) }
+        return later.contains(content)
+    }
+
+    /// The digest of a (sample id digest, content digest) pair.
+    static func pair(_ key: ContentDigest, _ content: ContentDigest) -> ContentDigest {
+        let words = [key.high, key.low, content.high, content.low]
+        return words.withUnsafeBytes { ContentDigest($0) }
+    }
+
+    /// Rebuilds ``manyCorrections`` from `samples` and `laterSampleVersions`.
+    mutating func indexManyCorrections() {
+        manyCorrections = DigestTable()
+        for (index, key) in samples.keys.enumerated() {
+            let later = samples.values[index].later
+            guard later >= 0, laterSampleVersions[Int(later)].count >= Self.indexedCorrections else { continue }
+            for digest in laterSampleVersions[Int(later)] { manyCorrections.set(Self.pair(key, digest), true) }
+        }
     }
 
     private static func taskKey(_ task: String, _ phase: TaskPhase) -> ContentDigest {

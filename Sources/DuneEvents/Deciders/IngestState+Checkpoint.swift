@@ -102,6 +102,7 @@ extension IngestState {
         }
         guard versions.allSatisfy({ $0.later < Int32(laterCount) }) else { return nil }
         samples = DigestTable(keys: sampleKeys, values: versions)
+        indexManyCorrections()
         guard let lineCount = reader.count(itemBytes: 16), let lines = reader.digests(lineCount) else { return nil }
         storedLines = DigestTable(keys: lines, values: Array(repeating: true, count: lineCount))
         guard let taskPhases = Self.readTable(&reader) else { return nil }

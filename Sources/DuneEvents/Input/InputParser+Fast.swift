@@ -84,7 +84,7 @@ extension InputParser {
     }
 
     /// The reading of a scanned line, validated as ``command(from:)`` does
-    /// (units converted, plausibility, a sleep sample at most 24 h); `nil`
+    /// (units converted, plausibility, a sample at most 24 h); `nil`
     /// when it fails (the reference path then words the rejection).
     static func reading(of line: ScannedSampleLine, seconds: Double, _ c: Cursor) -> (reading: Sample.Reading, unit: String?)? {
         guard seconds >= 0 else { return nil }
@@ -94,7 +94,7 @@ extension InputParser {
             else { return nil }
             return (.sleep(stage), nil)
         }
-        guard let value = line.numberValue, let unit = line.unit, let unitText = c.text(unit),
+        guard seconds / 3600 <= 24, let value = line.numberValue, let unit = line.unit, let unitText = c.text(unit),
               let canonical = UnitConversion.canonicalValue(value, unit: unitText, kind: line.kind), canonical.isFinite
         else { return nil }
         if let range = UnitConversion.plausibleRange(for: line.kind), !range.contains(canonical) { return nil }
@@ -141,6 +141,7 @@ extension InputParser {
         var c = Cursor(base: base, end: bytes.count)
         guard let line = scanSample(&c), let idText = c.text(line.id), let sourceText = c.text(line.source),
               let startTime = Timestamp(utf8: c.bytes(line.start)), let endTime = Timestamp(utf8: c.bytes(line.end)),
+              TimestampWindow.contains(startTime), TimestampWindow.contains(endTime),
               // Content holds timestamps in their canonical spelling; other spellings take the reference path.
               PackedTimestamp(canonical: c.bytes(line.start)) != nil, PackedTimestamp(canonical: c.bytes(line.end)) != nil
         else { return nil }

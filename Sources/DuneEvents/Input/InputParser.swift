@@ -160,6 +160,10 @@ public enum InputParser {
             guard hours <= 48 else { throw Rejection("workout lasts \(format(hours)) h; a workout is at most 48 h") }
             reading = .workout(try workout(&fields))
         default:
+            guard hours <= 24 else {
+                let shown = format(hours) == "24" ? "more than 24" : format(hours)
+                throw Rejection("\(kind.rawValue) sample lasts \(shown) h (start \(start), end \(end)); a sample other than sleep or a workout is at most 24 h: check start and end, or send one sample per day")
+            }
             let value = try fields.number("value")
             let unit = try fields.string("unit")
             guard let canonical = UnitConversion.canonicalValue(value, unit: unit, kind: kind), canonical.isFinite else {
@@ -271,11 +275,14 @@ struct InputFields {
 
     mutating func timestamp(_ key: String) throws(InputParser.Rejection) -> Timestamp {
         let text = try string(key)
+        let timestamp: Timestamp
         do {
-            return try Timestamp(parsing: text)
+            timestamp = try Timestamp(parsing: text)
         } catch {
             throw InputParser.Rejection("field \"\(key)\": \(error.reason)")
         }
+        if let reason = TimestampWindow.rejection(field: key, timestamp) { throw InputParser.Rejection(reason) }
+        return timestamp
     }
 
     mutating func optionalEnumeration<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(InputParser.Rejection) -> T?

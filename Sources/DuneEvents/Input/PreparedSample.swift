@@ -31,7 +31,8 @@ extension InputParser {
         guard let base = bytes.baseAddress else { return nil }
         var c = Cursor(base: base, end: bytes.count)
         guard let line = scanSample(&c), let id = PackedUUID(utf8: c.bytes(line.id)),
-              let start = PackedTimestamp(canonical: c.bytes(line.start)), let end = PackedTimestamp(canonical: c.bytes(line.end))
+              let start = PackedTimestamp(canonical: c.bytes(line.start)), let end = PackedTimestamp(canonical: c.bytes(line.end)),
+              TimestampWindow.contains(epochSeconds: start.epochSeconds), TimestampWindow.contains(epochSeconds: end.epochSeconds)
         else { return nil }
         // `Timestamp.seconds(since:)`, from the same numbers.
         let seconds = Double(end.epochSeconds - start.epochSeconds) + Double(end.nanoseconds - start.nanoseconds) / 1e9

@@ -25,6 +25,12 @@ public enum LogVerifier {
         public var problems: [Problem] = []
         /// All problems counted, including those not kept.
         public var problemCount = 0
+        /// Intact events with a timestamp outside ``TimestampWindow`` (written by an
+        /// older version): not damage — every projection skips them — but worth a
+        /// look. At most ``maximumProblems`` are kept, in file order.
+        public var warnings: [Problem] = []
+        /// All such events counted, including those not kept.
+        public var warningCount = 0
 
         /// No damaged line, and no torn tail (bytes after the last `\n` while no writer is appending).
         public var isIntact: Bool { problemCount == 0 && (trailingBytes == 0 || writerActive) }
@@ -75,6 +81,13 @@ public enum LogVerifier {
                 note(line.number, line.byteOffset, "seq \(event.seq) where \(expected) was expected (gap or reordering)")
             }
             afterDamage = false
+            if event.isOutsideTimestampWindow {
+                report.warningCount += 1
+                if report.warnings.count < maximumProblems {
+                    report.warnings.append(Problem(line: line.number, byteOffset: line.byteOffset,
+                                                   reason: outsideWindowReason(event)))
+                }
+            }
             if let first = ids[event.id] {
                 note(line.number, line.byteOffset, "event id \(event.id) repeats the id of line \(first)")
             } else {
@@ -87,5 +100,20 @@ public enum LogVerifier {
         report.trailingBytes = end.trailingByteCount
         if report.trailingBytes > 0 { report.writerActive = file.hasActiveWriter() }
         return report
+    }
+
+    /// "seq 7 (sample.ingested): start 0001-01-01T00:00:00+14:00 is outside …".
+    static func outsideWindowReason(_ event: RecordedEvent) -> String {
+        var named: [(String, Timestamp)] = []
+        switch event.payload {
+        case .sampleIngested(let sample): named = [("start", sample.start), ("end", sample.end)]
+        case .sampleDeleted(let deletion): named = [("at", deletion.at)]
+        case .refreshRequested(let record): named = [("at", record.at)]
+        case .task(let record): named = [("at", record.at)]
+        case .profileUpdated(let update): named = [("at", update.at)]
+        }
+        let outside = named.filter { !TimestampWindow.contains($0.1) }.map { "\($0.0) \($0.1.text)" }
+        return "seq \(event.seq) (\(event.type.rawValue)): \(outside.joined(separator: " and ")) outside \(TimestampWindow.description);"
+            + " stored by an older version, skipped by every read model"
     }
 }

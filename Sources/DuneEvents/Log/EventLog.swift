@@ -25,15 +25,8 @@ public actor EventLog {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    /// When appended lines are flushed to disk.
-    public enum Durability: String, Sendable, CaseIterable {
-        /// One `fsync` after every event.
-        case fsync
-        /// One `write` and one `fsync` per batch (group commit). The default.
-        case batch
-        /// No `fsync`: the OS decides when the bytes reach the disk.
-        case none
-    }
+    /// When appended lines are flushed to disk (see ``DuneEvents/Durability``).
+    public typealias Durability = DuneEvents.Durability
 
     /// How to open the log.
     public struct Options: Sendable {

@@ -22,7 +22,7 @@ public struct DaySampleIDs: Sendable, Equatable {
     /// Notes the id of a `sample.ingested` of a wanted kind whose day is in ``days``.
     public mutating func apply(_ event: RecordedEvent) {
         guard case .sampleIngested(let sample) = event.payload, kinds.contains(sample.kind),
-              days.contains(sample.day), !seen.contains(sample.id) else { return }
+              days.contains(sample.day), !seen.contains(sample.id), !event.isOutsideTimestampWindow else { return }
         seen.insert(sample.id)
         ids.append(sample.id)
     }

@@ -24,7 +24,9 @@ public struct FeatureLoadTrace: Sendable, Equatable {
 
     /// Folds a `task.*` event of the feature; other events are ignored.
     public mutating func apply(_ event: RecordedEvent) {
-        guard case .task(let record) = event.payload, record.feature == state.feature else { return }
+        guard case .task(let record) = event.payload, record.feature == state.feature,
+              !event.isOutsideTimestampWindow  // skipped by the sync-status projection too
+        else { return }
         let before = state.phase
         let effect = state.apply(record, seq: event.seq)
         steps.append(FeatureLoadStep(seq: event.seq, record: record, effect: effect, phaseBefore: before,

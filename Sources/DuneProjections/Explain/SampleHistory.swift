@@ -21,7 +21,9 @@ public struct SampleHistory: Sendable, Equatable {
     }
 
     /// Keeps `event` when it ingests, corrects or deletes one of ``ids``.
+    /// Events outside ``TimestampWindow`` are left out, as every projection skips them.
     public mutating func apply(_ event: RecordedEvent) {
+        guard !event.isOutsideTimestampWindow else { return }
         switch event.payload {
         case .sampleIngested(let sample) where ids.contains(sample.id):
             entriesByID[sample.id, default: []].append(SampleHistoryEntry(seq: event.seq, change: .ingested(sample)))

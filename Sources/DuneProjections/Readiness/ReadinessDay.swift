@@ -15,11 +15,14 @@ public struct ReadinessDay: Sendable, Equatable {
     /// The target the sleep score divides by.
     public let sleepTargetMinutes: Double
     /// ln(daily hrv) on the days D−60…D−1 that have one.
-    public let hrvWindow: DailyWindow
+    ///
+    /// Computed on demand from the shared series (a binary search and a copy of
+    /// at most 60 values): a model of 50 000 days keeps no window of its own per day.
+    public var hrvWindow: DailyWindow { lnHRVSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
     /// Statistics of ``hrvWindow`` (any n).
     public let hrvWindowStatistics: SampleStatistics
-    /// Daily resting heart rate on the days D−60…D−1 that have one.
-    public let rhrWindow: DailyWindow
+    /// Daily resting heart rate on the days D−60…D−1 that have one (computed on demand, like ``hrvWindow``).
+    public var rhrWindow: DailyWindow { rhrSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
     /// Statistics of ``rhrWindow`` (any n).
     public let rhrWindowStatistics: SampleStatistics
     /// The HRV component, when the day has an HRV value and a baseline.
@@ -34,6 +37,11 @@ public struct ReadinessDay: Sendable, Equatable {
     public let score: Double?
     /// Decided on the unrounded score.
     public let status: ReadinessStatus
+    /// The series the windows are read from (shared by every day of a model, not copied).
+    private let lnHRVSeries: DailySeries
+    private let rhrSeries: DailySeries
+
+    private var firstBaselineDay: DayKey { date.adding(days: -ReadinessFormula.baselineWindowDays) }
 
     /// Computes day `date` from its daily values and the series of earlier days.
     /// - Parameters:
@@ -50,10 +58,10 @@ public struct ReadinessDay: Sendable, Equatable {
         self.sleepTargetMinutes = sleepTargetMinutes
         let firstBaselineDay = date.adding(days: -ReadinessFormula.baselineWindowDays)
         let lastBaselineDay = date.adding(days: -1)
-        hrvWindow = lnHRV.window(from: firstBaselineDay, through: lastBaselineDay)
-        hrvWindowStatistics = hrvWindow.statistics
-        rhrWindow = rhrSeries.window(from: firstBaselineDay, through: lastBaselineDay)
-        rhrWindowStatistics = rhrWindow.statistics
+        lnHRVSeries = lnHRV
+        self.rhrSeries = rhrSeries
+        hrvWindowStatistics = lnHRV.window(from: firstBaselineDay, through: lastBaselineDay).statistics
+        rhrWindowStatistics = rhrSeries.window(from: firstBaselineDay, through: lastBaselineDay).statistics
 
         var hrvComponent: ReadinessComponent?
         if let hrv, let baseline = ReadinessFormula.baseline(hrvWindowStatistics) {
@@ -97,4 +105,15 @@ public struct ReadinessDay: Sendable, Equatable {
     public var hrvScore: Double? { hrvComponent?.score }
     public var rhrScore: Double? { rhrComponent?.score }
     public var sleepScore: Double? { sleepComponent?.score }
+
+    /// Days are equal when every number of the formula is, windows included —
+    /// whatever longer series they were read from.
+    public static func == (lhs: ReadinessDay, rhs: ReadinessDay) -> Bool {
+        lhs.date == rhs.date && lhs.hrv == rhs.hrv && lhs.rhr == rhs.rhr && lhs.sleepMinutes == rhs.sleepMinutes
+            && lhs.sleepTargetMinutes == rhs.sleepTargetMinutes && lhs.hrvWindowStatistics == rhs.hrvWindowStatistics
+            && lhs.rhrWindowStatistics == rhs.rhrWindowStatistics && lhs.hrvComponent == rhs.hrvComponent
+            && lhs.rhrComponent == rhs.rhrComponent && lhs.sleepComponent == rhs.sleepComponent
+            && lhs.totalWeight == rhs.totalWeight && lhs.score == rhs.score && lhs.status == rhs.status
+            && lhs.hrvWindow == rhs.hrvWindow && lhs.rhrWindow == rhs.rhrWindow
+    }
 }

@@ -9,6 +9,18 @@ extension ReadinessModel {
             "days": .array(days.map(\.jsonValue)),
         ])
     }
+
+    /// ``jsonValue``'s bytes, written day by day (keys in sorted order).
+    public func writeJSON(into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        JSONWriter.writeKey("days", first: true, into: &output)
+        JSONWriter.writeArray(days, into: &output) { $0.jsonValue }
+        JSONWriter.writeKey("sleepTargetMinutes", into: &output)
+        JSONWriter.write(.rounded(sleepTargetMinutes), into: &output)
+        JSONWriter.writeKey("throughSeq", into: &output)
+        JSONWriter.write(.count(throughSeq), into: &output)
+        output.append(UInt8(ascii: "}"))
+    }
 }
 
 extension ReadinessDay {

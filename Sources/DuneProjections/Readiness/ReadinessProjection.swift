@@ -38,6 +38,7 @@ public struct ReadinessProjection: Projection, Equatable {
         case .sampleIngested, .sampleDeleted:
             samples.apply(event)
         case .profileUpdated(let update):
+            guard !event.isOutsideTimestampWindow else { break }
             profileSleepTargetMinutes = update.sleepTargetMinutes
             profileSeq = event.seq
         case .refreshRequested, .task:
@@ -49,7 +50,7 @@ public struct ReadinessProjection: Projection, Equatable {
     public mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
         samples.apply(batch, after: throughSeq)
-        for event in batch.otherEvents where event.seq > throughSeq {
+        for event in batch.otherEvents where event.seq > throughSeq && !event.isOutsideTimestampWindow {
             if case .profileUpdated(let update) = event.payload {
                 profileSleepTargetMinutes = update.sleepTargetMinutes
                 profileSeq = event.seq

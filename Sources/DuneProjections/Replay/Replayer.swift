@@ -18,6 +18,15 @@ public enum Replayer {
         public var events: Int
         /// The seq of the last event folded (0 when none).
         public var throughSeq: Int
+        /// Events read but skipped by every projection because a timestamp lies
+        /// outside ``TimestampWindow`` (stored by an older version; see docs/input-format.md).
+        public var skippedOutsideTimestampWindow = 0
+
+        public init(events: Int, throughSeq: Int, skippedOutsideTimestampWindow: Int = 0) {
+            self.events = events
+            self.throughSeq = throughSeq
+            self.skippedOutsideTimestampWindow = skippedOutsideTimestampWindow
+        }
     }
 
     /// How a replay decodes the log.
@@ -53,6 +62,7 @@ public enum Replayer {
                 try Task.checkCancellation()
                 await projections.apply(batch)
                 summary.events += batch.count
+                summary.skippedOutsideTimestampWindow += batch.outsideTimestampWindowCount
                 summary.throughSeq = batch.lastSeq ?? summary.throughSeq
                 progress(summary)
             }
@@ -73,6 +83,7 @@ public enum Replayer {
             for batch in batches where !batch.isEmpty {
                 await projections.apply(batch)
                 summary.events += batch.count
+                summary.skippedOutsideTimestampWindow += batch.count { $0.isOutsideTimestampWindow }
                 summary.throughSeq = batch.last?.seq ?? summary.throughSeq
                 progress(summary)
             }

@@ -38,18 +38,22 @@ public struct DailyValues: Sendable, Equatable {
     /// The values of `date` for a read model: `samples` holds every retained
     /// sample but the step samples, whose totals come as `steps`; the result's
     /// ``samples`` is empty (see `SampleStore.modelDailyValues()`).
-    init(date: DayKey, samplesWithoutSteps samples: [StoredSample], steps: DailySteps?) {
+    /// - Parameter packedSleep: the night computed from packed rows (its
+    ///   ``DailySleep/samples`` empty), when `samples` holds no sleep sample; `nil`
+    ///   to compute it from `samples`.
+    init(date: DayKey, samplesWithoutSteps samples: [StoredSample], steps: DailySteps?, packedSleep: DailySleep?? = nil) {
         var byKind = SamplesByKind()
         for stored in samples { byKind.append(stored) }
-        self.init(date: date, byKind: byKind, steps: steps, references: [])
+        self.init(date: date, byKind: byKind, steps: steps, references: [], packedSleep: packedSleep)
     }
 
-    private init(date: DayKey, byKind: SamplesByKind, steps: DailySteps?, references: [SampleReference]) {
+    private init(date: DayKey, byKind: SamplesByKind, steps: DailySteps?, references: [SampleReference],
+                 packedSleep: DailySleep?? = nil) {
         self.date = date
         self.samples = references
         hrv = DailyMean(byKind.hrv)
         restingHeartRate = DailyMean(byKind.restingHeartRate)
-        sleep = DailySleep(byKind.sleep)
+        sleep = packedSleep ?? DailySleep(byKind.sleep)
         self.steps = steps
         bodyMass = DailyLatest(byKind.bodyMass)
         bodyFatPercentage = DailyLatest(byKind.bodyFatPercentage)

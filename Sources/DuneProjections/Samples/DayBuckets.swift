@@ -6,8 +6,30 @@ struct DayBuckets: Sendable, Equatable {
     struct Bucket: Sendable, Equatable {
         var day: Int
         var count: Int32 = 0
-        /// Versions, ascending (= `seq` order).
-        var retained: [UInt32] = []
+        /// Versions added, ascending (= `seq` order), including those in ``removed``.
+        var added: [UInt32] = []
+        /// Versions of ``added`` removed since it was last compacted. A removal
+        /// from the middle of a day of 50 000 samples costs a set insertion, not
+        /// moving the rest of the array; ``added`` is compacted once half of it
+        /// is removed, so every removal is O(1) amortised.
+        var removed: Set<UInt32> = []
+
+        /// The current retained versions, ascending (= `seq` order).
+        var retained: [UInt32] {
+            removed.isEmpty ? added : added.filter { !removed.contains($0) }
+        }
+
+        mutating func remove(_ version: UInt32) {
+            if added.last == version, removed.isEmpty {
+                added.removeLast()
+                return
+            }
+            removed.insert(version)
+            if removed.count * 2 > added.count {
+                added = retained
+                removed = []
+            }
+        }
     }
 
     private var bucketByDay: [Int: Int32] = [:]
@@ -41,25 +63,14 @@ struct DayBuckets: Sendable, Equatable {
     mutating func add(_ version: UInt32, day: Int, retained: Bool) {
         let index = bucket(for: day)
         buckets[index].count += 1
-        if retained { buckets[index].retained.append(version) }
+        if retained { buckets[index].added.append(version) }
     }
 
     mutating func remove(_ version: UInt32, day: Int, retained: Bool) {
         let index = bucket(for: day)
         buckets[index].count -= 1
-        guard retained, let position = Self.position(of: version, in: buckets[index].retained) else { return }
-        buckets[index].retained.remove(at: position)
-    }
-
-    /// Binary search in ascending `versions`.
-    private static func position(of version: UInt32, in versions: [UInt32]) -> Int? {
-        var low = 0
-        var high = versions.count
-        while low < high {
-            let mid = (low + high) / 2
-            if versions[mid] < version { low = mid + 1 } else { high = mid }
-        }
-        return low < versions.count && versions[low] == version ? low : nil
+        guard retained else { return }
+        buckets[index].remove(version)
     }
 
     /// The buckets of days with at least one sample, ascending by day.

@@ -10,7 +10,9 @@ extension SampleStore {
     /// without its sample list, and ``DailyValues/samples`` is empty.
     /// `explain` gets the full values from ``dailyValues(on:)``.
     ///
-    /// - Complexity: O(n + d log d) for n retained samples and d days.
+    /// - Complexity: O(n log n + d log d) for n retained samples and d days
+    ///   (sorting a day's step sources and sleep intervals), whatever the number
+    ///   of sources.
     func modelDailyValues() -> [DailyValues] {
         let (blocks, firstVersions) = allVersions
         // Steps are summed per source as `DailySteps` does it: a `[String: …]`
@@ -24,9 +26,20 @@ extension SampleStore {
         }
         let classesOfBlock = blocks.map { $0.sources.map(sourceClass) }
         var result: [DailyValues] = []
+        // Source class → its index in `groups`, for the current day: a day with
+        // thousands of sources costs a hash lookup per sample, not a scan of the
+        // sources so far. Only looked up, never iterated (no hash order leaks out).
+        var groupOfClass: [Int32: Int] = [:]
+        var sleepRows: [PackedSleepRow] = []
         for bucket in occupiedBuckets {
             var others: [StoredSample] = []
             var groups: [StepGroup] = []
+            groupOfClass.removeAll(keepingCapacity: true)
+            // Packed sleep rows are united from their numbers (`DailySleep(packed:)`),
+            // without building a `Sample` and two timestamp texts per row — unless the
+            // day also has a sleep sample that is kept whole.
+            sleepRows.removeAll(keepingCapacity: true)
+            var hasFullSleep = false
             let retained = bucket.retained
             var position = 0
             while position < retained.count {
@@ -42,6 +55,14 @@ extension SampleStore {
                     for version in retained[position..<runEnd] {
                         let row = Int(version - first)
                         let packed = rows[row]
+                        if packed.kindIndex == SampleKind.sleepIndex {
+                            if packed.isFull {
+                                hasFullSleep = true
+                            } else {
+                                sleepRows.append(PackedSleepRow(start: packed.start, end: packed.end, stage: Int(packed.value), seq: packed.seq))
+                                continue
+                            }
+                        }
                         guard packed.kindIndex == SampleKind.stepCountIndex else {
                             others.append(StoredSample(sample: block.sample(at: row), seq: packed.seq))
                             continue
@@ -59,17 +80,30 @@ extension SampleStore {
                             value = packed.value
                             group = classes[Int(packed.source)]
                         }
-                        if let existing = groups.firstIndex(where: { $0.group == group }) {
+                        if let existing = groupOfClass[group] {
                             groups[existing].steps += value
                         } else {
+                            groupOfClass[group] = groups.count
                             groups.append(StepGroup(group: group, name: fullName ?? block.sources[Int(packed.source)], steps: value))
                         }
                     }
                 }
                 position = runEnd
             }
+            if hasFullSleep, !sleepRows.isEmpty {
+                // Rare: a night mixing packed and whole rows goes the general way, in seq order.
+                for row in sleepRows {
+                    let sample = Sample(id: "", kind: .sleep, start: row.start.timestamp, end: row.end.timestamp, source: "",
+                                        reading: .sleep(SleepStage.packed(row.stage)))
+                    others.append(StoredSample(sample: sample, seq: row.seq))
+                }
+                others.sort { $0.seq < $1.seq }
+                sleepRows.removeAll(keepingCapacity: true)
+            }
+            // `.none`: compute from `others`; `.some(nil)`: a day without asleep or inBed rows.
+            let packedSleep: DailySleep?? = hasFullSleep ? .none : .some(DailySleep(packed: sleepRows))
             result.append(DailyValues(date: DayKey(ordinal: bucket.day), samplesWithoutSteps: others,
-                                      steps: Self.steps(groups)))
+                                      steps: Self.steps(groups), packedSleep: packedSleep))
         }
         return result
     }

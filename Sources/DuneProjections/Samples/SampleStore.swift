@@ -52,10 +52,12 @@ public struct SampleStore: Sendable, Equatable {
     /// Folds a sample event into the store; other events leave it unchanged.
     ///
     /// Events must come in increasing `seq` (the projections guarantee it by
-    /// skipping `seq ≤ throughSeq`).
+    /// skipping `seq ≤ throughSeq`). An event with a timestamp outside
+    /// ``TimestampWindow`` (stored by an older version) is skipped (docs/input-format.md).
     /// - Complexity: O(1) amortised for a new sample; O(k) for a correction or
     ///   deletion, k the samples of the old version's day.
     public mutating func apply(_ event: RecordedEvent) {
+        guard !event.isOutsideTimestampWindow else { return }
         switch event.payload {
         case .sampleIngested(let sample):
             let version = versions.append(sample, seq: event.seq)
@@ -95,14 +97,14 @@ public struct SampleStore: Sendable, Equatable {
                     let row = batch.rows[position]
                     if row < 0 {
                         let event = batch.others[Int(~row)]
-                        if event.seq > after, case .sampleDeleted(let deletion) = event.payload {
+                        if event.seq > after, case .sampleDeleted(let deletion) = event.payload, !event.isOutsideTimestampWindow {
                             remove(SampleKey(deletion.sampleID))
                         }
                         continue
                     }
                     let sampleRow = Int(row)
                     let packed = block.rows[sampleRow]
-                    guard packed.seq > after else { continue }
+                    guard packed.seq > after, !block.isOutsideTimestampWindow(row: sampleRow) else { continue }
                     if !resolved {
                         base = versions.reference(block)
                         resolved = true

@@ -27,12 +27,12 @@ public actor DuneStore {
     /// How a store opens and writes its log.
     public struct Options: Sendable {
         /// When appended events are flushed to disk; `.batch` (one `fsync` per append call) by default.
-        public var durability: EventLog.Durability
+        public var durability: Durability
         /// Wait for another writer (another process) to release the log
         /// instead of failing with ``DuneEventsError/Code/logLocked``.
         public var waitForLock: Bool
 
-        public init(durability: EventLog.Durability = .batch, waitForLock: Bool = false) {
+        public init(durability: Durability = .batch, waitForLock: Bool = false) {
             self.durability = durability
             self.waitForLock = waitForLock
         }

@@ -31,6 +31,8 @@ public struct SyncStatusProjection: Projection, Equatable {
     public mutating func apply(_ event: RecordedEvent) {
         guard event.seq > throughSeq else { return }
         throughSeq = event.seq
+        // An event stored outside SPEC §2's window by an older version is skipped.
+        guard !event.isOutsideTimestampWindow else { return }
         switch event.payload {
         case .refreshRequested(let record):
             refresh.apply(record)

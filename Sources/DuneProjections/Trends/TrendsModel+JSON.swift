@@ -11,6 +11,28 @@ extension TrendsModel {
             "trainingLoad": .array(trainingLoad.map(\.jsonValue)),
         ])
     }
+
+    /// ``jsonValue``'s bytes, the training load (a day per day of the span) and
+    /// each metric's series written point by point (keys in sorted order).
+    public func writeJSON(into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        JSONWriter.writeKey("hrvNormalRange", first: true, into: &output)
+        JSONWriter.write(hrvNormalRange?.jsonValue ?? .null, into: &output)
+        JSONWriter.writeKey("lastDay", into: &output)
+        JSONWriter.write(lastDay.map(JSONValue.date) ?? .null, into: &output)
+        JSONWriter.writeKey("metrics", into: &output)
+        output.append(UInt8(ascii: "{"))
+        for (index, metric) in metrics.sorted(by: { $0.metric.rawValue.utf8.lexicographicallyPrecedes($1.metric.rawValue.utf8) }).enumerated() {
+            JSONWriter.writeKey(metric.metric.rawValue, first: index == 0, into: &output)
+            metric.writeJSON(into: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+        JSONWriter.writeKey("throughSeq", into: &output)
+        JSONWriter.write(.count(throughSeq), into: &output)
+        JSONWriter.writeKey("trainingLoad", into: &output)
+        JSONWriter.writeArray(trainingLoad, into: &output) { $0.jsonValue }
+        output.append(UInt8(ascii: "}"))
+    }
 }
 
 extension MetricTrend {
@@ -28,6 +50,20 @@ extension MetricTrend {
             "changePercent": .rounded(changePercent),
             "direction": .string(direction.rawValue),
         ])
+    }
+
+    /// ``jsonValue``'s bytes, written point by point (keys in sorted order).
+    func writeJSON(into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        JSONWriter.writeKey("changePercent", first: true, into: &output)
+        JSONWriter.write(.rounded(changePercent), into: &output)
+        JSONWriter.writeKey("daily", into: &output)
+        JSONWriter.writeArray(daily, into: &output) { point in
+            .members(["date": .date(point.date), "value": .rounded(point.value), "avg7": .rounded(point.avg7), "avg28": .rounded(point.avg28)])
+        }
+        JSONWriter.writeKey("direction", into: &output)
+        JSONWriter.write(.string(direction.rawValue), into: &output)
+        output.append(UInt8(ascii: "}"))
     }
 }
 

@@ -35,14 +35,21 @@ public struct WeekStats: Sendable, Equatable {
             if let steps = day.steps?.value { stepValues.append(steps) }
         }
         let totals = WeekTotals(workouts: workouts, steps: stepValues)
-        var types: [String] = []
-        for workout in workouts where !types.contains(workout.activityType) {
-            types.append(workout.activityType)
+        // Workouts grouped by type in one pass (each group keeps `seq` order), then
+        // the types sorted: O(w log w) however many types a week has. The
+        // dictionary is only looked up; the output order comes from the sort.
+        var groupOfType: [String: Int] = [:]
+        var groups: [(type: String, workouts: [DailyWorkout])] = []
+        for workout in workouts {
+            if let index = groupOfType[workout.activityType] {
+                groups[index].workouts.append(workout)
+            } else {
+                groupOfType[workout.activityType] = groups.count
+                groups.append((workout.activityType, [workout]))
+            }
         }
-        types.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let byActivity = types.map { type in
-            ActivityStats(activityType: type, workouts: workouts.filter { $0.activityType == type })
-        }
+        groups.sort { $0.type.utf8.lexicographicallyPrecedes($1.type.utf8) }
+        let byActivity = groups.map { ActivityStats(activityType: $0.type, workouts: $0.workouts) }
         let daily = (0..<7).map { offset in
             let date = monday.adding(days: offset)
             return WeekDayStats(date: date, values: days.first { $0.date == date })

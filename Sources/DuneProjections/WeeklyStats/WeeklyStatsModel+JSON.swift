@@ -5,6 +5,16 @@ extension WeeklyStatsModel {
     public var jsonValue: JSONValue {
         .members(["throughSeq": .count(throughSeq), "weeks": .array(weeks.map(\.jsonValue))])
     }
+
+    /// ``jsonValue``'s bytes, written week by week (keys in sorted order).
+    public func writeJSON(into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        JSONWriter.writeKey("throughSeq", first: true, into: &output)
+        JSONWriter.write(.count(throughSeq), into: &output)
+        JSONWriter.writeKey("weeks", into: &output)
+        JSONWriter.writeArray(weeks, into: &output) { $0.jsonValue }
+        output.append(UInt8(ascii: "}"))
+    }
 }
 
 extension WeekStats {

@@ -5,7 +5,7 @@ enum GenerateCommandLine {
     static let subcommand = Subcommand(
         name: "generate",
         summary: "Write realistic synthetic input lines (docs/input-format.md) for demos and benchmarks.",
-        usage: "dune-replay generate [--days N] [--seed S] [--start DATE] [--density K]",
+        usage: "dune-replay generate [--days N] [--seed S] [--start DATE] [--density K] | --extreme CASE [--events N] [--seed S]",
         details: """
         OPTIONS:
           --days N       Days of data (default 180).
@@ -13,6 +13,10 @@ enum GenerateCommandLine {
                          the same bytes on every machine.
           --start DATE   The first day, YYYY-MM-DD (default \(SyntheticHealthData.defaultStart)).
           --density K    Multiply the step samples per day by K (for large benchmark inputs; default 1).
+
+          --extreme CASE Instead, extreme but valid input for one case (benchmarks, issue 11):
+                         \(ExtremeInput.Case.allCases.map(\.rawValue).joined(separator: ", ")).
+          --events N     With --extreme: about N lines (default 50000).
 
         Lines go to stdout: overlapping sleep from several sources, naps, steps from iPhone and Watch,
         a DST change, a trip to another offset, lb/g/kJ/Cal/mi units, duplicates, corrections,
@@ -24,6 +28,7 @@ enum GenerateCommandLine {
         let arguments = try Arguments(command: "generate", arguments: raw, options: [
             .init(name: "--days", takesValue: true), .init(name: "--seed", takesValue: true),
             .init(name: "--start", takesValue: true), .init(name: "--density", takesValue: true),
+            .init(name: "--extreme", takesValue: true), .init(name: "--events", takesValue: true),
         ])
         guard arguments.positionals.isEmpty else {
             throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
@@ -36,6 +41,19 @@ enum GenerateCommandLine {
                 throw CommandFailure(exitCode: .usage, message: "Error: '--seed' expects a non-negative integer, got '\(text)'", showUsage: true)
             }
             seed = value
+        }
+        if let name = arguments.value("--extreme") {
+            guard let extremeCase = ExtremeInput.Case(rawValue: name) else {
+                throw CommandFailure(exitCode: .usage, message: "Error: unknown case '\(name)' for '--extreme'; expected \(ExtremeInput.Case.allCases.map(\.rawValue).joined(separator: ", "))", showUsage: true)
+            }
+            let events = try arguments.integer("--events", range: 20...10_000_000) ?? 50_000
+            var output = OutputBuffer()
+            for line in ExtremeInput.lines(extremeCase, count: events, seed: seed) {
+                output.append(line)
+                output.append("\n")
+            }
+            output.flush()
+            return .success
         }
         var start = SyntheticHealthData.defaultStart
         if let text = arguments.value("--start") {

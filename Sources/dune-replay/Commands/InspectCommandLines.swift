@@ -61,7 +61,9 @@ enum VerifyCommandLine {
           --json      The report as JSON.
 
         Exit status 0 when the log is intact, 65 when a line is damaged (each problem is named with its
-        line and byte offset), 66 when the log is missing.
+        line and byte offset), 66 when the log is missing. Events an older version stored with a
+        timestamp outside [1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z) are listed as warnings on stderr
+        (not damage: exit 0); every read model skips them.
         """,
         run: { try run($0) })
 
@@ -75,16 +77,28 @@ enum VerifyCommandLine {
                 .object(JSONObject([JSONMember("line", .number(Double($0.line))), JSONMember("byteOffset", .number(Double($0.byteOffset))),
                                     JSONMember("reason", .string($0.reason))]))
             }
+            let warnings: [JSONValue] = report.warnings.map {
+                .object(JSONObject([JSONMember("line", .number(Double($0.line))), JSONMember("byteOffset", .number(Double($0.byteOffset))),
+                                    JSONMember("reason", .string($0.reason))]))
+            }
             Terminal.out(JSONWriter.string(.object(JSONObject([
                 JSONMember("path", .string(path)), JSONMember("ok", .bool(report.isIntact)),
                 JSONMember("lines", .number(Double(report.lines))), JSONMember("bytes", .number(Double(report.bytes))),
                 JSONMember("lastSeq", .number(Double(report.lastSeq))), JSONMember("trailingBytes", .number(Double(report.trailingBytes))),
                 JSONMember("writerActive", .bool(report.writerActive)),
                 JSONMember("problemCount", .number(Double(report.problemCount))), JSONMember("problems", .array(problems)),
+                JSONMember("warningCount", .number(Double(report.warningCount))), JSONMember("warnings", .array(warnings)),
             ]))) + "\n")
         } else if report.isIntact {
+            for warning in report.warnings { Terminal.err("\(path): warning: \(warning)\n") }
+            if report.warningCount > report.warnings.count {
+                Terminal.err("\(path): warning: … and \(report.warningCount - report.warnings.count) more events outside the timestamp window\n")
+            }
             let appending = report.trailingBytes > 0 ? " (\(report.trailingBytes) more bytes are being appended by an active writer)" : ""
             Terminal.out("ok: \(path): \(report.lines) events, seq 1–\(report.lastSeq), \(report.bytes - report.trailingBytes) bytes; every CRC matches, seq is gapless, ids are unique\(appending)\n")
+            if report.warningCount > 0 {
+                Terminal.out("warning: \(report.warningCount) event(s) with a timestamp outside \(TimestampWindow.description) (written by an older version): not damage; every read model skips them\n")
+            }
         } else {
             for problem in report.problems { Terminal.err("\(path): \(problem)\n") }
             if report.problemCount > report.problems.count {

@@ -18,7 +18,12 @@ enum RebuildCommandLine {
           --as-of TIME       The read models as they were at TIME (RFC 3339 with offset): events
                              recorded after it are not read.
           --json             Print the read models to stdout as JSON lines (one file per line)
-                             instead of the summary.
+                             instead of the summary, then one line
+                             {"rebuild":{"events","skippedOutsideTimestampWindow","throughSeq"}}.
+
+        Events an older version stored with a timestamp outside [1900-01-01T00:00:00Z,
+        2100-01-01T00:00:00Z) are skipped by every read model, counted in the summary and
+        named by 'dune-replay verify'.
 
         The same log gives byte-identical files on every run and machine. A damaged log is refused
         (exit 65) and no numbers are printed; run 'dune-replay verify' to see where it is damaged.
@@ -73,9 +78,17 @@ enum RebuildCommandLine {
         if let directory = arguments.value("--out") {
             try write(files, to: directory)
         }
+        if summary.skippedOutsideTimestampWindow > 0 {
+            Terminal.err("warning: skipped \(RebuildSummary.skippedText(summary.skippedOutsideTimestampWindow))\n")
+        }
         if arguments.flag("--json") {
             var output = OutputBuffer()
             for file in files { output.append(bytes: file.bytes) }
+            output.append(bytes: Array((JSONWriter.string(.object(JSONObject([JSONMember("rebuild", .object(JSONObject([
+                JSONMember("events", .number(Double(summary.events))),
+                JSONMember("skippedOutsideTimestampWindow", .number(Double(summary.skippedOutsideTimestampWindow))),
+                JSONMember("throughSeq", .number(Double(summary.throughSeq))),
+            ])))]))) + "\n").utf8))
             output.flush()
             return .success
         }

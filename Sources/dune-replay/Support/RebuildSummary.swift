@@ -6,6 +6,9 @@ import DuneProjections
 enum RebuildSummary {
     static func text(projections: ProjectionSet, replay: Replayer.Summary, files: [ReadModelFile], directory: String?) async -> String {
         var text = "Replayed \(replay.events) events (through seq \(replay.throughSeq)).\n"
+        if replay.skippedOutsideTimestampWindow > 0 {
+            text += "Skipped \(skippedText(replay.skippedOutsideTimestampWindow)).\n"
+        }
         if let readiness = await projections.readiness?.readModel(), let day = readiness.days.last {
             text += "\nReadiness \(day.date): " + (day.score.map { "\(one($0)) (\(day.status.rawValue))" } ?? day.status.rawValue) + "\n"
             text += "  HRV    " + component(day.hrvScore, value: day.hrv, unit: "ms", weight: day.hrvComponent?.weight) + "\n"
@@ -48,6 +51,12 @@ enum RebuildSummary {
         case .stable: "→"
         case .insufficientData: "?"
         }
+    }
+
+    /// "2 events with a timestamp outside [1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z) …".
+    static func skippedText(_ count: Int) -> String {
+        "\(count) event\(count == 1 ? "" : "s") with a timestamp outside \(TimestampWindow.description)"
+            + " (stored by an older version; no read model counts \(count == 1 ? "it" : "them"); 'dune-replay verify' lists them)"
     }
 
     static func one(_ value: Double) -> String { JSONWriter.formatNumber((value * 10).rounded() / 10) }

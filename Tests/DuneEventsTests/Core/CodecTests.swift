@@ -69,3 +69,20 @@ import Testing
         #expect(JSONWriter.string(value) == #"{"a":"é\"\\/\t","b":[1,250,0,1e-07],"c":{"y":true,"z":null}}"#)
     }
 }
+
+@Suite struct JSONNumberWriterTests {
+    @Test func integerFastPathWritesWhatFormatNumberWrites() {
+        var values: [Double] = [0, -0.0, 1, -1, 9, 10, 99, 100, 12_345_678, 123_456_789, -987_654_321_012,
+                                9_007_199_254_740_991, -9_007_199_254_740_991, 9_007_199_254_740_992, 1e300, 0.5, -2.25, .infinity, .nan]
+        var random = SplitMix(seed: 0x5EED)
+        for _ in 0..<2000 {
+            let magnitude = Double(random.next() % 1_000_000_000_000_000) / (random.next() % 3 == 0 ? 1000.0 : 1.0)
+            values.append(random.next() % 2 == 0 ? magnitude : -magnitude)
+        }
+        for value in values {
+            var bytes: [UInt8] = []
+            JSONWriter.writeNumber(value, into: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == JSONWriter.formatNumber(value), "\(value)")
+        }
+    }
+}
