@@ -1,5 +1,3 @@
-@preconcurrency import Glibc
-
 /// Reads an input (a file, or stdin as `-`) line by line with bounded memory.
 ///
 /// A pull reader: ``next()`` returns the next non-blank line, whose bytes stay
@@ -27,7 +25,7 @@ public final class InputLineReader {
     /// The name used in messages: the path, or `-` for stdin.
     public let name: String
     public let maximumLineBytes: Int
-    private let descriptor: CInt
+    private let descriptor: FileDescriptor
     private let ownsDescriptor: Bool
     private var buffer: UnsafeMutableRawBufferPointer
     private var start = 0          // first unconsumed byte
@@ -43,13 +41,13 @@ public final class InputLineReader {
         self.name = path
         self.maximumLineBytes = maximumLineBytes
         if path == "-" {
-            descriptor = 0
+            descriptor = FileDescriptor(rawValue: 0)
             ownsDescriptor = false
         } else {
             let opened: FileDescriptor
             let isDirectory: Bool
-            do {
-                opened = try FileDescriptor.open(path, O_RDONLY)
+            do throws(Errno) {
+                opened = try FileDescriptor.open(path, .readOnly)
                 isDirectory = try opened.status().isDirectory
             } catch {
                 throw DuneEventsError(error, during: .open, path: path)
@@ -58,7 +56,7 @@ public final class InputLineReader {
                 try? opened.close()
                 throw DuneEventsError(.inputUnavailable, "'\(path)' is a directory; give an input file", location: .init(path: path))
             }
-            descriptor = opened.rawValue
+            descriptor = opened
             ownsDescriptor = true
         }
         buffer = .allocate(byteCount: max(1 << 20, maximumLineBytes + 1) + (1 << 20), alignment: 16)
@@ -73,7 +71,7 @@ public final class InputLineReader {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        if ownsDescriptor { _ = Glibc.close(descriptor) }
+        if ownsDescriptor { try? descriptor.close() }
     }
 
     /// The next non-blank line, or `nil` at the end of the input.
@@ -121,7 +119,7 @@ public final class InputLineReader {
             if start > 0 {
                 let count = end - start
                 if count > 0, let base = buffer.baseAddress {
-                    memmove(base, base + start, count)
+                    base.copyMemory(from: base + start, byteCount: count)  // overlapping: memmove semantics
                 }
                 start = 0
                 end = count
@@ -131,21 +129,19 @@ public final class InputLineReader {
     }
 
     private func fill() throws(DuneEventsError) {
-        while true {
-            let count = read(descriptor, buffer.baseAddress! + end, buffer.count - end)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw DuneEventsError(Errno.current, during: .read, path: name)
-            }
-            if count == 0 { atEOF = true } else { end += count }
-            return
+        let count: Int
+        do throws(Errno) {
+            count = try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+        } catch {
+            throw DuneEventsError(error, during: .read, path: name)
         }
+        if count == 0 { atEOF = true } else { end += count }
     }
 
     /// The index of the first `\n` in `window` (`memchr`: vectorized, unlike a byte loop).
     private static func firstNewline(in window: UnsafeRawBufferPointer) -> Int? {
         guard let base = window.baseAddress, !window.isEmpty,
-              let found = memchr(base, Int32(UInt8(ascii: "\n")), window.count)
+              let found = system_memchr(base, UInt8(ascii: "\n"), window.count)
         else { return nil }
         return UnsafeRawPointer(found) - base
     }

@@ -1,6 +1,3 @@
-// Linux only (the project's platform): Glibc, as STYLE.md says.
-@preconcurrency import Glibc
-
 /// Reads a log's complete lines in large chunks, without loading the file and
 /// without ever handing out a partial line.
 ///
@@ -86,8 +83,8 @@ public final class LogLineReader {
             var number = firstLineNumber
             while start < bytes.count {
                 let rest = bytes.count - start
-                guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), rest) else { return }
-                let end = UnsafeRawPointer(found) - base
+                guard let found = system_memchr(base + start, UInt8(ascii: "\n"), rest) else { return }
+                let end = found - base
                 try body(Line(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), number: number, byteOffset: byteOffset + start))
                 number += 1
                 start = end + 1
@@ -222,7 +219,7 @@ public final class LogLineReader {
             // Keep the partial line after the batch at the front of the buffer.
             let rest = filled - (lastNewline + 1)
             if rest > 0 {
-                memmove(base, base + lastNewline + 1, rest)
+                base.copyMemory(from: base + lastNewline + 1, byteCount: rest)  // overlapping: memmove semantics
             }
             bufferOffset += lastNewline + 1
             filled = rest
@@ -248,9 +245,9 @@ public final class LogLineReader {
         guard let base = bytes.baseAddress else { return 0 }
         var count = 0
         var start = 0
-        while start < bytes.count, let found = memchr(base + start, byte, bytes.count - start) {
+        while start < bytes.count, let found = system_memchr(base + start, UInt8(truncatingIfNeeded: byte), bytes.count - start) {
             count += 1
-            start = (UnsafeRawPointer(found) - base) + 1
+            start = (found - base) + 1
         }
         return count
     }

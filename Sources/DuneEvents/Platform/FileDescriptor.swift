@@ -1,5 +1,12 @@
-// Linux only (the project's platform): Glibc, as STYLE.md says.
+#if canImport(Glibc)
 @preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
+#endif
 
 /// An open file descriptor and the handful of system calls the log needs
 /// (swift-system's `FileDescriptor`, cut down to what `LogFile` uses).
@@ -16,15 +23,44 @@ struct FileDescriptor: Sendable, Hashable {
 
     // MARK: - Open and close
 
-    /// Opens `path` with `flags | O_CLOEXEC` (always: a log descriptor must
+    /// How a file is opened; the platform's `O_*` flags stay in this folder.
+    enum Access: Sendable {
+        /// `O_RDONLY`.
+        case readOnly
+        /// `O_RDONLY | O_NONBLOCK`: the open itself cannot block on a FIFO.
+        case readOnlyNonBlocking
+        /// `O_RDWR | O_APPEND`: the log's writer.
+        case readWriteAppend
+        /// `O_WRONLY`.
+        case writeOnly
+        /// `O_RDONLY | O_DIRECTORY`: to `fsync` a directory.
+        case directory
+
+        var flags: CInt {
+            switch self {
+            case .readOnly: O_RDONLY
+            case .readOnlyNonBlocking: O_RDONLY | O_NONBLOCK
+            case .readWriteAppend: O_RDWR | O_APPEND
+            case .writeOnly: O_WRONLY
+            case .directory: O_RDONLY | O_DIRECTORY
+            }
+        }
+    }
+
+    /// Opens an existing file with `O_CLOEXEC` (always: a log descriptor must
     /// never leak into a child process, where it would keep the lock alive).
+    /// Files are created only by ``FileSystem/createFile(_:access:ifExists:protection:)``.
     ///
     /// - Parameters:
     ///   - path: The file.
-    ///   - flags: `O_RDONLY`, `O_RDWR | O_APPEND | O_CREAT`, …
-    ///   - permissions: The mode for a created file (before the umask).
-    static func open(_ path: String, _ flags: CInt, permissions: mode_t = 0o600) throws(Errno) -> FileDescriptor {
-        let raw = try retryingOnInterrupt { Glibc.open(path, flags | O_CLOEXEC, permissions) }
+    ///   - access: Read, append, write or directory.
+    static func open(_ path: String, _ access: Access) throws(Errno) -> FileDescriptor {
+        try open(path, flags: access.flags, permissions: 0)
+    }
+
+    /// `open(2)` with `flags | O_CLOEXEC`; for this folder only.
+    static func open(_ path: String, flags: CInt, permissions: mode_t) throws(Errno) -> FileDescriptor {
+        let raw = try retryingOnInterrupt { system_open(path, flags | O_CLOEXEC, permissions) }
         return FileDescriptor(rawValue: raw)
     }
 
@@ -32,7 +68,7 @@ struct FileDescriptor: Sendable, Hashable {
     /// released even when `close` fails, and a retry could close a file some
     /// other thread has just opened.
     func close() throws(Errno) {
-        if Glibc.close(rawValue) == -1 {
+        if system_close(rawValue) == -1 {
             let failure = Errno.current
             if failure != .interrupted { throw failure }
         }
@@ -46,7 +82,16 @@ struct FileDescriptor: Sendable, Hashable {
     /// - Returns: The number of bytes read; `0` at end of file.
     func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(Errno) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        return try retryingOnInterrupt { pread(rawValue, base, buffer.count, off_t(offset)) }
+        return try retryingOnInterrupt { system_pread(rawValue, base, buffer.count, offset) }
+    }
+
+    /// One `read(2)` at the file offset (for pipes and stdin, which `pread`
+    /// cannot read).
+    ///
+    /// - Returns: The number of bytes read; `0` at end of file.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        return try retryingOnInterrupt { system_read(rawValue, base, buffer.count) }
     }
 
     /// One `write(2)`.
@@ -54,7 +99,7 @@ struct FileDescriptor: Sendable, Hashable {
     /// - Returns: The number of bytes written, possibly fewer than asked.
     func write(_ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        return try retryingOnInterrupt { Glibc.write(rawValue, base, buffer.count) }
+        return try retryingOnInterrupt { system_write(rawValue, base, buffer.count) }
     }
 
     /// A single-call write function, the seam `LogFile` uses so tests can
@@ -102,25 +147,44 @@ struct FileDescriptor: Sendable, Hashable {
 
     /// `fsync(2)`: data and metadata on stable storage.
     func sync() throws(Errno) {
-        _ = try retryingOnInterrupt { fsync(rawValue) }
+        _ = try retryingOnInterrupt { system_fsync(rawValue) }
     }
 
-    /// `fdatasync(2)`: data and the metadata needed to read it back (the file
-    /// size included), which is all an append needs.
-    func syncData() throws(Errno) {
-        _ = try retryingOnInterrupt { fdatasync(rawValue) }
+    /// Puts the file's data on stable storage, the platform's strongest way:
+    /// `fdatasync(2)` on Linux; `fcntl(F_FULLFSYNC)`, falling back to `fsync`
+    /// when the file system refuses it, on Darwin (see `system_durableSync`).
+    /// An acknowledged append is one this returned for.
+    func durableSync() throws(Errno) {
+        _ = try retryingOnInterrupt { system_durableSync(rawValue) }
+    }
+
+    /// Applies a Data Protection class (iOS, watchOS, tvOS, visionOS);
+    /// accepted and ignored on macOS and Linux.
+    func setProtection(_ protection: FileProtection) throws(Errno) {
+        _ = try retryingOnInterrupt { system_setProtectionClass(rawValue, protection.protectionClass) }
     }
 
     /// `ftruncate(2)`.
     func resize(to size: Int) throws(Errno) {
-        _ = try retryingOnInterrupt { ftruncate(rawValue, off_t(size)) }
+        _ = try retryingOnInterrupt { system_ftruncate(rawValue, size) }
     }
 
     /// `fstat(2)`.
     func status() throws(Errno) -> FileStatus {
         var info = stat()
-        _ = try retryingOnInterrupt { fstat(rawValue, &info) }
+        _ = try retryingOnInterrupt { system_fstat(rawValue, &info) }
         return FileStatus(info)
+    }
+
+    /// Whether another open file description holds an exclusive `flock` on
+    /// this file right now: asks for `LOCK_SH | LOCK_NB` and gives it back
+    /// at once. `false` when the file is not locked or cannot be asked.
+    func isLockedExclusivelyElsewhere() -> Bool {
+        if system_flock(rawValue, LOCK_SH | LOCK_NB) == 0 {
+            _ = system_flock(rawValue, LOCK_UN)
+            return false
+        }
+        return Errno.current == .wouldBlock
     }
 
     /// `flock(2)` with `LOCK_EX`, or `LOCK_EX | LOCK_NB` when `blocking` is false.
@@ -132,12 +196,12 @@ struct FileDescriptor: Sendable, Hashable {
     ///   holds the lock.
     func lockExclusive(blocking: Bool) throws(Errno) {
         let operation = blocking ? LOCK_EX : LOCK_EX | LOCK_NB
-        _ = try retryingOnInterrupt { flock(rawValue, operation) }
+        _ = try retryingOnInterrupt { system_flock(rawValue, operation) }
     }
 
     /// `fchmod(2)`.
     func setPermissions(_ permissions: mode_t) throws(Errno) {
-        _ = try retryingOnInterrupt { fchmod(rawValue, permissions) }
+        _ = try retryingOnInterrupt { system_fchmod(rawValue, permissions) }
     }
 }
 
@@ -150,13 +214,39 @@ struct FileStatus: Sendable, Equatable {
     var type: mode_t
     /// The permission bits (`0o7777`) of `st_mode`.
     var permissions: mode_t
+    /// Which file this is: device and inode.
+    var identity: FileIdentity
 
     init(_ info: stat) {
         size = Int(info.st_size)
         type = info.st_mode & S_IFMT
         permissions = info.st_mode & 0o7777
+        // `st_dev` is a 32-bit signed `dev_t` on Darwin, 64-bit unsigned on Linux.
+        identity = FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 
     var isRegularFile: Bool { type == S_IFREG }
     var isDirectory: Bool { type == S_IFDIR }
+}
+
+// MARK: - File identity
+
+/// Which file a descriptor or path names: its device and inode numbers.
+///
+/// Two paths, or a path and an open descriptor, name the same file exactly
+/// when their identities are equal; a log replaced by `mv` or recreated gets
+/// a new identity. `tail --follow` uses it to notice a replaced log, and
+/// snapshots are stamped with it.
+package struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
+    /// `st_dev`.
+    package var device: UInt64
+    /// `st_ino`.
+    package var inode: UInt64
+
+    package init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
+    package var description: String { "device \(device), inode \(inode)" }
 }
