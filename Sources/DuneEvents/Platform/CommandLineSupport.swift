@@ -56,3 +56,32 @@ package enum PathKind: Sendable, Equatable {
         return status.isRegularFile ? .regularFile : status.isDirectory ? .directory : .other
     }
 }
+
+/// Free space, for commands that must not start what the disk cannot hold
+/// (`forget` rewrites the log beside itself).
+package enum DiskSpace {
+    /// The bytes this process may still write on the file system holding
+    /// `path` (`statvfs(2)`), or `nil` when it cannot be asked.
+    package static func availableBytes(onFileSystemOf path: String) -> Int64? {
+        FileSystem.availableBytes(onFileSystemOf: path)
+    }
+}
+
+extension FileIdentity {
+    /// The identity of the file `path` names now (following symbolic links),
+    /// or `nil` when nothing is there: compare with a held file's identity to
+    /// ask "does this path still name the file I hold?".
+    package static func ofPath(_ path: String) -> FileIdentity? {
+        FileSystem.identity(ofPath: path)
+    }
+}
+
+extension LogFile {
+    /// The identity (device, inode) of the open file, for snapshot stamps and
+    /// for noticing that the log's path now names another file.
+    ///
+    /// - Throws: `DuneEventsError` `.io` if `fstat` fails or the file is closed.
+    package var identity: FileIdentity {
+        get throws(DuneEventsError) { try status().identity }
+    }
+}
