@@ -140,10 +140,8 @@ public final class InputLineReader {
 
     /// The index of the first `\n` in `window` (`memchr`: vectorized, unlike a byte loop).
     private static func firstNewline(in window: UnsafeRawBufferPointer) -> Int? {
-        guard let base = window.baseAddress, !window.isEmpty,
-              let found = system_memchr(base, UInt8(ascii: "\n"), window.count)
-        else { return nil }
-        return UnsafeRawPointer(found) - base
+        guard let base = window.baseAddress else { return nil }
+        return LineScanning.firstNewline(in: base, from: 0, to: window.count)
     }
 
     private func trimCR(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {

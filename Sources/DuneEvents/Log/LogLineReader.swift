@@ -79,15 +79,10 @@ public final class LogLineReader {
         /// - Complexity: O(*n*) in the batch's bytes.
         public func forEachLine(_ body: (Line) throws -> Void) rethrows {
             guard let base = bytes.baseAddress else { return }
-            var start = 0
             var number = firstLineNumber
-            while start < bytes.count {
-                let rest = bytes.count - start
-                guard let found = system_memchr(base + start, UInt8(ascii: "\n"), rest) else { return }
-                let end = found - base
+            try LineScanning.forEachCompleteLine(in: base, from: 0, to: bytes.count) { start, end in
                 try body(Line(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), number: number, byteOffset: byteOffset + start))
                 number += 1
-                start = end + 1
             }
         }
     }
@@ -191,7 +186,6 @@ public final class LogLineReader {
         var bufferOffset = offset        // file offset of buffer[0]
         var filled = 0                   // bytes of buffer holding file data, none of them a complete line
         var lineNumber = firstLineNumber
-        let newline = Int32(UInt8(ascii: "\n"))
 
         while true {
             if filled == buffer.count {
@@ -209,10 +203,10 @@ public final class LogLineReader {
 
             // The last `\n` in the new bytes ends the batch (the older bytes have none).
             guard let base = buffer.baseAddress,
-                  let lastNewline = Self.lastIndex(of: newline, in: base, from: scanFrom, to: filled)
+                  let lastNewline = LineScanning.lastNewline(in: base, from: scanFrom, to: filled)
             else { continue }
             let batchBytes = UnsafeRawBufferPointer(rebasing: buffer[..<(lastNewline + 1)])
-            let lineCount = Self.count(of: newline, in: batchBytes)
+            let lineCount = LineScanning.newlineCount(in: base, from: 0, to: lastNewline + 1)
             try body(Batch(bytes: batchBytes, byteOffset: bufferOffset, firstLineNumber: lineNumber, lineCount: lineCount))
             lineNumber += lineCount
 
@@ -225,30 +219,5 @@ public final class LogLineReader {
             filled = rest
         }
         return ReadEnd(endOffset: bufferOffset, nextLineNumber: lineNumber, trailingByteCount: filled)
-    }
-
-    // MARK: - Byte search
-
-    /// The index of the last `byte` in `base[from..<to]`, if any.
-    private static func lastIndex(of byte: Int32, in base: UnsafeMutableRawPointer, from: Int, to: Int) -> Int? {
-        let target = UInt8(truncatingIfNeeded: byte)
-        var index = to - 1
-        while index >= from {
-            if base.load(fromByteOffset: index, as: UInt8.self) == target { return index }
-            index -= 1
-        }
-        return nil
-    }
-
-    /// How many times `byte` occurs in `bytes` (`memchr` steps).
-    private static func count(of byte: Int32, in bytes: UnsafeRawBufferPointer) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        var count = 0
-        var start = 0
-        while start < bytes.count, let found = system_memchr(base + start, UInt8(truncatingIfNeeded: byte), bytes.count - start) {
-            count += 1
-            start = (found - base) + 1
-        }
-        return count
     }
 }

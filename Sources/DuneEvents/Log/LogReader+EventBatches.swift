@@ -183,10 +183,10 @@ final class ChunkDecoder {
             if base.load(as: UInt8.self) == UInt8(ascii: "\n") {
                 lineStart = 1
             } else {
-                guard let found = system_memchr(base + 1, UInt8(ascii: "\n"), filled - 1) else {
+                guard let found = LineScanning.firstNewline(in: base, from: 1, to: filled) else {
                     return empty(at: chunkEnd)  // the chunk lies inside one long line
                 }
-                lineStart = found - UnsafeRawPointer(base) + 1
+                lineStart = found + 1
             }
         }
         let firstLineOffset = readStart + lineStart
@@ -311,10 +311,8 @@ final class ChunkDecoder {
     }
 
     private func findNewline(from: Int, to: Int) -> Int? {
-        guard from < to, let base = buffer.baseAddress,
-              let found = system_memchr(base + from, UInt8(ascii: "\n"), to - from)
-        else { return nil }
-        return found - UnsafeRawPointer(base)
+        guard let base = buffer.baseAddress else { return nil }
+        return LineScanning.firstNewline(in: base, from: from, to: to)
     }
 
     /// Reads up to `count` bytes at file offset `offset` into `buffer[at...]`; fewer only at the end of the file.

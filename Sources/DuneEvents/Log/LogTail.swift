@@ -94,20 +94,23 @@ package final class LogTail {
             let chunk = min(start, max(65_536, bytes.count))
             start -= chunk
             bytes = try read(from: start, count: chunk) + bytes
-            if bytes.reduce(0, { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }) > count { break }
+            let newlines = bytes.withUnsafeBytes { buffer in buffer.baseAddress.map { LineScanning.newlineCount(in: $0, from: 0, to: buffer.count) } ?? 0 }
+            if newlines > count { break }
         }
-        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else {
+        let readStart = start
+        var lines: [Line] = []
+        let lastNewline = bytes.withUnsafeBytes { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            LineScanning.forEachCompleteLine(in: base, from: 0, to: buffer.count) { lineStart, lineEnd in
+                lines.append(Line(bytes: Array(bytes[lineStart..<lineEnd]), byteOffset: readStart + lineStart))
+            }
+            return LineScanning.lastNewline(in: base, from: 0, to: buffer.count)
+        }
+        guard let lastNewline else {
             offset = start
             return []
         }
         offset = start + lastNewline + 1
-        var lines: [Line] = []
-        var lineStart = 0
-        for index in 0..<lastNewline where bytes[index] == UInt8(ascii: "\n") {
-            lines.append(Line(bytes: Array(bytes[lineStart..<index]), byteOffset: start + lineStart))
-            lineStart = index + 1
-        }
-        lines.append(Line(bytes: Array(bytes[lineStart..<lastNewline]), byteOffset: start + lineStart))
         if start > 0 { lines.removeFirst() }  // may be a partial line
         return Array(lines.suffix(count))
     }
