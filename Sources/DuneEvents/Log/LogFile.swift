@@ -266,8 +266,9 @@ public final class LogFile: Sendable {
     /// Appends a whole batch, or nothing.
     ///
     /// The bytes go out in one `write` (looped only over short writes), then,
-    /// if `sync` is true, one `fdatasync` (enough for an append: it flushes
-    /// the data and the new file size). If the write fails part-way — disk
+    /// if `sync` is true, one durable sync (`FileDescriptor.durableSync`: the
+    /// platform's way to put the data and the new file size on stable
+    /// storage, the drive's cache included). If the write fails part-way — disk
     /// full (`ENOSPC`), file size limit (`EFBIG`: the process's `ulimit -f`
     /// with `SIGXFSZ` ignored, or the file system's maximum), `EIO` — or the
     /// sync fails, the file is truncated back to its size before the call, so
