@@ -145,9 +145,10 @@ struct FileDescriptor: Sendable, Hashable {
 
     // MARK: - Durability, size, locks
 
-    /// `fsync(2)`: data and metadata on stable storage.
+    /// Data and metadata on stable storage: `fsync(2)` on Linux; on Darwin
+    /// `fcntl(F_FULLFSYNC)` with an `fsync` fallback (see `system_fullSync`).
     func sync() throws(Errno) {
-        _ = try retryingOnInterrupt { system_fsync(rawValue) }
+        _ = try retryingOnInterrupt { system_fullSync(rawValue) }
     }
 
     /// Puts the file's data on stable storage, the platform's strongest way:

@@ -42,9 +42,21 @@ func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, buffer, count)
 }
 
+/// Data *and* metadata on stable storage (a truncation, a new side file, a
+/// directory's entries).
+///
+/// - Linux: `fsync(2)`.
+/// - Darwin: `fcntl(fd, F_FULLFSYNC)`, falling back to `fsync(2)` when the
+///   file system refuses it: plain `fsync` leaves the data in the drive's
+///   cache, where a power loss can drop it or reorder it after later writes.
 @inline(__always)
-func system_fsync(_ fd: CInt) -> CInt {
-    fsync(fd)
+func system_fullSync(_ fd: CInt) -> CInt {
+    #if canImport(Darwin)
+    if fcntl(fd, F_FULLFSYNC) != -1 { return 0 }
+    return fsync(fd)
+    #else
+    return fsync(fd)
+    #endif
 }
 
 /// The cheapest call that puts an appended file's data on stable storage.
