@@ -27,9 +27,8 @@ public final class InputLineReader {
     public let maximumLineBytes: Int
     private let descriptor: FileDescriptor
     private let ownsDescriptor: Bool
-    private var buffer: UnsafeMutableRawBufferPointer
-    private var start = 0          // first unconsumed byte
-    private var end = 0            // end of the bytes read
+    /// The chunked line buffer (shared with ``LogLineReader``), of fixed size.
+    private var lines: LineBuffer
     private var atEOF = false
     private var lineNumber = 0
     private var isClosed = false
@@ -59,12 +58,11 @@ public final class InputLineReader {
             descriptor = opened
             ownsDescriptor = true
         }
-        buffer = .allocate(byteCount: max(1 << 20, maximumLineBytes + 1) + (1 << 20), alignment: 16)
+        lines = LineBuffer(capacity: max(1 << 20, maximumLineBytes + 1) + (1 << 20))
     }
 
     deinit {
         close()
-        buffer.deallocate()
     }
 
     /// Closes the file (never stdin). Idempotent.
@@ -89,59 +87,50 @@ public final class InputLineReader {
     private func nextRaw() throws(DuneEventsError) -> Line? {
         var skipped: Int?  // length so far of an overlong line being skipped
         while true {
-            let window = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
-            if let newline = Self.firstNewline(in: window) {
-                let lineEnd = start + newline  // the window is rebased to 0
+            if let line = lines.nextLine() {
                 lineNumber += 1
-                defer { start = lineEnd + 1 }
                 if let length = skipped {
-                    return Line(number: lineNumber, content: .overlong(length + (lineEnd - start)))
+                    return Line(number: lineNumber, content: .overlong(length + line.count))
                 }
-                if lineEnd - start > maximumLineBytes {
-                    return Line(number: lineNumber, content: .overlong(lineEnd - start))
+                if line.count > maximumLineBytes {
+                    return Line(number: lineNumber, content: .overlong(line.count))
                 }
-                return Line(number: lineNumber, content: .bytes(trimCR(UnsafeRawBufferPointer(rebasing: buffer[start..<lineEnd]))))
+                return Line(number: lineNumber, content: .bytes(trimCR(bytes(line))))
             }
             if atEOF {
-                guard start < end || skipped != nil else { return nil }
+                // The input's last line needs no `\n` (unlike the log's).
+                guard lines.pendingCount > 0 || skipped != nil else { return nil }
                 lineNumber += 1
-                let length = end - start
-                defer { start = end }
-                if let skippedLength = skipped { return Line(number: lineNumber, content: .overlong(skippedLength + length)) }
-                if length > maximumLineBytes { return Line(number: lineNumber, content: .overlong(length)) }
-                return Line(number: lineNumber, content: .bytes(trimCR(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))))
+                let rest = lines.takePending()
+                if let skippedLength = skipped { return Line(number: lineNumber, content: .overlong(skippedLength + rest.count)) }
+                if rest.count > maximumLineBytes { return Line(number: lineNumber, content: .overlong(rest.count)) }
+                return Line(number: lineNumber, content: .bytes(trimCR(bytes(rest))))
             }
-            // No newline in the window: drop an overlong prefix, compact, read more.
-            if skipped != nil || end - start > maximumLineBytes {
-                skipped = (skipped ?? 0) + (end - start)
-                start = end
-            }
-            if start > 0 {
-                let count = end - start
-                if count > 0, let base = buffer.baseAddress {
-                    base.copyMemory(from: base + start, byteCount: count)  // overlapping: memmove semantics
-                }
-                start = 0
-                end = count
+            // No newline pending: drop an overlong prefix (memory stays fixed), read more.
+            if skipped != nil || lines.pendingCount > maximumLineBytes {
+                skipped = (skipped ?? 0) + lines.pendingCount
+                _ = lines.takePending()
             }
             try fill()
         }
     }
 
     private func fill() throws(DuneEventsError) {
+        let descriptor = self.descriptor
         let count: Int
         do throws(Errno) {
-            count = try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+            count = try lines.refill(maximum: .max, growing: false) { (room, _) throws(Errno) in
+                try descriptor.read(into: room)
+            }
         } catch {
             throw DuneEventsError(error, during: .read, path: name)
         }
-        if count == 0 { atEOF = true } else { end += count }
+        if count == 0 { atEOF = true }
     }
 
-    /// The index of the first `\n` in `window` (`memchr`: vectorized, unlike a byte loop).
-    private static func firstNewline(in window: UnsafeRawBufferPointer) -> Int? {
-        guard let base = window.baseAddress else { return nil }
-        return LineScanning.firstNewline(in: base, from: 0, to: window.count)
+    /// The bytes of `range` of the buffer; valid until the buffer is refilled.
+    private func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: lines.base + range.lowerBound, count: range.count)
     }
 
     private func trimCR(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
