@@ -71,8 +71,7 @@ func system_fullSync(_ fd: CInt) -> CInt {
 @inline(__always)
 func system_durableSync(_ fd: CInt) -> CInt {
     #if canImport(Darwin)
-    if fcntl(fd, F_FULLFSYNC) != -1 { return 0 }
-    return fsync(fd)
+    return system_fullSync(fd)  // Darwin has no fdatasync
     #else
     return fdatasync(fd)
     #endif
