@@ -8,7 +8,7 @@
 /// - On iOS, watchOS, tvOS and visionOS the class is applied to each new
 ///   file with `fcntl(fd, F_SETPROTECTIONCLASS, class)` (fcntl(2)); the
 ///   classes are Apple's A–D, the same ones `FileProtectionType` names.
-/// - On macOS and Linux it is accepted and ignored: those systems have no
+/// - On macOS, Linux and the simulators it is accepted and ignored: they have no
 ///   per-file protection classes (FileVault or disk encryption protects the
 ///   whole volume).
 ///

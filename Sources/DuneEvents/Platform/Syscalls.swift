@@ -142,11 +142,13 @@ func system_availableBytes(_ path: UnsafePointer<CChar>) -> Int64? {
 }
 
 /// Sets a Data Protection class on an open file (fcntl(2)
-/// `F_SETPROTECTIONCLASS`). Only iOS, watchOS, tvOS and visionOS protect
-/// files by class; elsewhere this does nothing and returns 0.
+/// `F_SETPROTECTIONCLASS`). Only iOS, watchOS, tvOS and visionOS devices
+/// protect files by class; elsewhere (macOS, Linux, and the simulators, whose
+/// files live on the Mac's disk and are not protected by class) this does
+/// nothing and returns 0.
 @inline(__always)
 func system_setProtectionClass(_ fd: CInt, _ protectionClass: CInt) -> CInt {
-    #if canImport(Darwin) && (os(iOS) || os(watchOS) || os(tvOS) || os(visionOS))
+    #if canImport(Darwin) && (os(iOS) || os(watchOS) || os(tvOS) || os(visionOS)) && !targetEnvironment(simulator)
     return fcntl(fd, F_SETPROTECTIONCLASS, protectionClass)
     #else
     return 0
