@@ -1,16 +1,28 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// DuneEvents ships Apple's privacy manifest (PrivacyInfo.xcprivacy: why it calls stat/fstat and
+// statvfs; see README "Privacy manifest"). It is a resource where Apple platforms are built
+// (a macOS host, for macOS and iOS). On other hosts it is excluded: declaring any resource makes
+// SwiftPM generate a `Bundle.module` accessor that imports Foundation into the target, which
+// would make the Foundation-free DuneEvents link Foundation on Linux for a file no Linux
+// program reads.
+#if os(Linux) || os(Windows) || os(Android)
+let privacyManifest: (resources: [Resource], exclude: [String]) = ([], ["PrivacyInfo.xcprivacy"])
+#else
+let privacyManifest: (resources: [Resource], exclude: [String]) = ([.copy("PrivacyInfo.xcprivacy")], [])
+#endif
+
 let package = Package(
     name: "DuneEvents",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "DuneEvents", targets: ["DuneEvents"]),
         .library(name: "DuneProjections", targets: ["DuneProjections"]),
         .executable(name: "dune-replay", targets: ["dune-replay"]),
     ],
     targets: [
-        .target(name: "DuneEvents", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "DuneEvents", exclude: privacyManifest.exclude, resources: privacyManifest.resources, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "DuneProjections", dependencies: ["DuneEvents"]),
         .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections"]),
         .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents"]),

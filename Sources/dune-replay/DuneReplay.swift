@@ -1,9 +1,5 @@
 import DuneEvents
 
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
-
 /// `dune-replay`: append to, rebuild from, inspect and verify a DuneEvents log.
 @main
 struct DuneReplay {
@@ -24,13 +20,13 @@ struct DuneReplay {
     ]
 
     static func main() async {
-        signal(SIGPIPE, SIG_IGN)
-        // Past a file-size limit, write(2) then fails with EFBIG (reported as exit 74, the batch
-        // rolled back) instead of the kernel killing the process mid-write.
-        signal(SIGXFSZ, SIG_IGN)
+        // A closed stdout becomes a write error, and past a file-size limit write(2) fails with
+        // EFBIG (reported as exit 74, the batch rolled back) instead of the kernel killing the
+        // process mid-write.
+        ProcessEnvironment.ignoreWriteSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status = await run(arguments)
-        exit(status.rawValue)
+        ProcessEnvironment.exit(status.rawValue)
     }
 
     static func run(_ arguments: [String]) async -> ExitCode {
@@ -140,17 +136,16 @@ enum LogOptions {
     /// `--log`, else `$DUNE_LOG`, else `Logs/events.jsonl`.
     static func path(_ arguments: Arguments) -> String {
         if let path = arguments.value("--log") { return path }
-        if let value = getenv("DUNE_LOG"), let path = String(validatingCString: value), !path.isEmpty { return path }
+        if let path = ProcessEnvironment.value(of: "DUNE_LOG"), !path.isEmpty { return path }
         return "Logs/events.jsonl"
     }
 
     /// Fails with exit 66 when a reading command's log does not exist.
     static func requireExisting(_ path: String) throws(CommandFailure) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard let kind = PathKind.of(path) else {
             throw CommandFailure(exitCode: .noInput, message: "Error: no log at '\(path)'. Ingest something first ('dune-replay ingest FILE'), or pass --log PATH / set DUNE_LOG")
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        if kind == .directory {
             throw CommandFailure(exitCode: .noInput, message: "Error: '\(path)' is a directory, not a log file; pass --log PATH to a file")
         }
     }

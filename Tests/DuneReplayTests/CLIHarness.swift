@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// Runs the built `dune-replay` binary as a black box.
@@ -99,7 +103,7 @@ struct CLI {
 
         /// Sends `signal` to the process (if it is still running).
         func kill(_ signal: Int32) {
-            if process.isRunning { _ = Glibc.kill(process.processIdentifier, signal) }
+            if process.isRunning { _ = sendSignal(signal, to: process.processIdentifier) }
         }
 
         /// What the process has written to stderr so far (it may still be writing).
@@ -152,4 +156,9 @@ enum CLIFixture {
         #"{"type":"task","task":"t1","feature":"readiness","phase":"completed","at":"2026-02-02T07:00:02+01:00"}"#,
     ]
     static var text: String { lines.joined(separator: "\n") + "\n" }
+}
+
+/// `kill(2)`, at file scope where the name means the C function (Glibc or Darwin), not `Running.kill`.
+private func sendSignal(_ signal: Int32, to pid: Int32) -> Int32 {
+    kill(pid, signal)
 }

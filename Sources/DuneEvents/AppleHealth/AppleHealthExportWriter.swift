@@ -1,6 +1,3 @@
-// Linux only (the project's platform): Glibc for writing a file.
-@preconcurrency import Glibc
-
 /// Writes Apple Health `export.xml` files the way the Health app does: XML
 /// declaration, a DOCTYPE with the real internal DTD (`<!ATTLIST …>` lines
 /// and all), `<HealthData>`, `<ExportDate>`, `<Me>`, then the elements.
@@ -128,22 +125,24 @@ public struct AppleHealthExportWriter: Sendable {
     /// - Throws: `DuneEventsError(.io)` when the file cannot be created or written.
     @discardableResult
     public func write(to path: String, elements: some Sequence<Element>) throws(DuneEventsError) -> Int64 {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Self.ioError(errno, "create", path) }
-        defer { _ = close(descriptor) }
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try FileSystem.createFile(path, access: .writeOnly, ifExists: .truncate, protection: .default)
+        } catch {
+            throw Self.ioError(error, "create", path)
+        }
+        defer { try? descriptor.close() }
         var written: Int64 = 0
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         func flush() throws(DuneEventsError) {
-            var offset = 0
-            while offset < buffer.count {
-                let count = buffer.withUnsafeBytes { bytes -> Int in
-                    guard let base = bytes.baseAddress else { return 0 }
-                    return Glibc.write(descriptor, base + offset, bytes.count - offset)
-                }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw Self.ioError(count < 0 ? errno : EIO, "write", path) }
-                offset += count
+            let result = buffer.withUnsafeBytes { bytes in
+                Result { () throws(Errno) in try descriptor.writeAll(bytes) }
+            }
+            do throws(Errno) {
+                try result.get()
+            } catch {
+                throw Self.ioError(error, "write", path)
             }
             written += Int64(buffer.count)
             buffer.removeAll(keepingCapacity: true)
@@ -158,8 +157,8 @@ public struct AppleHealthExportWriter: Sendable {
         return written
     }
 
-    private static func ioError(_ code: CInt, _ verb: String, _ path: String) -> DuneEventsError {
-        DuneEventsError(.io, "cannot \(verb) '\(path)': \(String(cString: strerror(code))) (errno \(code)); check the directory and free space",
+    private static func ioError(_ code: Errno, _ verb: String, _ path: String) -> DuneEventsError {
+        DuneEventsError(.io, "cannot \(verb) '\(path)': \(code.description) (errno \(code.rawValue)); check the directory and free space",
                         location: .init(path: path))
     }
 

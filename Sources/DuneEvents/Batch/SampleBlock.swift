@@ -1,5 +1,3 @@
-@preconcurrency import Glibc
-
 /// Sample versions decoded together, in compact rows; immutable once built, so
 /// every projection fed the same batch can keep a reference instead of a copy.
 ///
@@ -204,7 +202,7 @@ package struct SampleBlockBuilder: Sendable {
     private static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard stored.count == bytes.count else { return false }
         guard !stored.isEmpty else { return true }
-        return stored.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        return stored.withUnsafeBytes { ByteComparison.equal($0.baseAddress!, bytes.baseAddress!, count: bytes.count) }
     }
 
     package func build() -> SampleBlock {

@@ -335,7 +335,7 @@ package final class StoredLineScanner {
     static func matches(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
         let count = name.utf8CodeUnitCount
         guard bytes.count == count, let base = bytes.baseAddress else { return false }
-        return memcmp(base, name.utf8Start, count) == 0
+        return ByteComparison.equal(base, name.utf8Start, count: count)
     }
 }
 
@@ -739,4 +739,3 @@ struct Cursor {
     }
 }
 
-@preconcurrency import Glibc

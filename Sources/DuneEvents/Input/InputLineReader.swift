@@ -1,5 +1,3 @@
-@preconcurrency import Glibc
-
 /// Reads an input (a file, or stdin as `-`) line by line with bounded memory.
 ///
 /// A pull reader: ``next()`` returns the next non-blank line, whose bytes stay
@@ -27,11 +25,10 @@ public final class InputLineReader {
     /// The name used in messages: the path, or `-` for stdin.
     public let name: String
     public let maximumLineBytes: Int
-    private let descriptor: CInt
+    private let descriptor: FileDescriptor
     private let ownsDescriptor: Bool
-    private var buffer: UnsafeMutableRawBufferPointer
-    private var start = 0          // first unconsumed byte
-    private var end = 0            // end of the bytes read
+    /// The chunked line buffer (shared with ``LogLineReader``), of fixed size.
+    private var lines: LineBuffer
     private var atEOF = false
     private var lineNumber = 0
     private var isClosed = false
@@ -43,13 +40,13 @@ public final class InputLineReader {
         self.name = path
         self.maximumLineBytes = maximumLineBytes
         if path == "-" {
-            descriptor = 0
+            descriptor = FileDescriptor(rawValue: 0)
             ownsDescriptor = false
         } else {
             let opened: FileDescriptor
             let isDirectory: Bool
-            do {
-                opened = try FileDescriptor.open(path, O_RDONLY)
+            do throws(Errno) {
+                opened = try FileDescriptor.open(path, .readOnly)
                 isDirectory = try opened.status().isDirectory
             } catch {
                 throw DuneEventsError(error, during: .open, path: path)
@@ -58,22 +55,21 @@ public final class InputLineReader {
                 try? opened.close()
                 throw DuneEventsError(.inputUnavailable, "'\(path)' is a directory; give an input file", location: .init(path: path))
             }
-            descriptor = opened.rawValue
+            descriptor = opened
             ownsDescriptor = true
         }
-        buffer = .allocate(byteCount: max(1 << 20, maximumLineBytes + 1) + (1 << 20), alignment: 16)
+        lines = LineBuffer(capacity: max(1 << 20, maximumLineBytes + 1) + (1 << 20))
     }
 
     deinit {
         close()
-        buffer.deallocate()
     }
 
     /// Closes the file (never stdin). Idempotent.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        if ownsDescriptor { _ = Glibc.close(descriptor) }
+        if ownsDescriptor { try? descriptor.close() }
     }
 
     /// The next non-blank line, or `nil` at the end of the input.
@@ -91,63 +87,50 @@ public final class InputLineReader {
     private func nextRaw() throws(DuneEventsError) -> Line? {
         var skipped: Int?  // length so far of an overlong line being skipped
         while true {
-            let window = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
-            if let newline = Self.firstNewline(in: window) {
-                let lineEnd = start + newline  // the window is rebased to 0
+            if let line = lines.nextLine() {
                 lineNumber += 1
-                defer { start = lineEnd + 1 }
                 if let length = skipped {
-                    return Line(number: lineNumber, content: .overlong(length + (lineEnd - start)))
+                    return Line(number: lineNumber, content: .overlong(length + line.count))
                 }
-                if lineEnd - start > maximumLineBytes {
-                    return Line(number: lineNumber, content: .overlong(lineEnd - start))
+                if line.count > maximumLineBytes {
+                    return Line(number: lineNumber, content: .overlong(line.count))
                 }
-                return Line(number: lineNumber, content: .bytes(trimCR(UnsafeRawBufferPointer(rebasing: buffer[start..<lineEnd]))))
+                return Line(number: lineNumber, content: .bytes(trimCR(bytes(line))))
             }
             if atEOF {
-                guard start < end || skipped != nil else { return nil }
+                // The input's last line needs no `\n` (unlike the log's).
+                guard lines.pendingCount > 0 || skipped != nil else { return nil }
                 lineNumber += 1
-                let length = end - start
-                defer { start = end }
-                if let skippedLength = skipped { return Line(number: lineNumber, content: .overlong(skippedLength + length)) }
-                if length > maximumLineBytes { return Line(number: lineNumber, content: .overlong(length)) }
-                return Line(number: lineNumber, content: .bytes(trimCR(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))))
+                let rest = lines.takePending()
+                if let skippedLength = skipped { return Line(number: lineNumber, content: .overlong(skippedLength + rest.count)) }
+                if rest.count > maximumLineBytes { return Line(number: lineNumber, content: .overlong(rest.count)) }
+                return Line(number: lineNumber, content: .bytes(trimCR(bytes(rest))))
             }
-            // No newline in the window: drop an overlong prefix, compact, read more.
-            if skipped != nil || end - start > maximumLineBytes {
-                skipped = (skipped ?? 0) + (end - start)
-                start = end
-            }
-            if start > 0 {
-                let count = end - start
-                if count > 0, let base = buffer.baseAddress {
-                    memmove(base, base + start, count)
-                }
-                start = 0
-                end = count
+            // No newline pending: drop an overlong prefix (memory stays fixed), read more.
+            if skipped != nil || lines.pendingCount > maximumLineBytes {
+                skipped = (skipped ?? 0) + lines.pendingCount
+                _ = lines.takePending()
             }
             try fill()
         }
     }
 
     private func fill() throws(DuneEventsError) {
-        while true {
-            let count = read(descriptor, buffer.baseAddress! + end, buffer.count - end)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw DuneEventsError(Errno.current, during: .read, path: name)
+        let descriptor = self.descriptor
+        let count: Int
+        do throws(Errno) {
+            count = try lines.refill(maximum: .max, growing: false) { (room, _) throws(Errno) in
+                try descriptor.read(into: room)
             }
-            if count == 0 { atEOF = true } else { end += count }
-            return
+        } catch {
+            throw DuneEventsError(error, during: .read, path: name)
         }
+        if count == 0 { atEOF = true }
     }
 
-    /// The index of the first `\n` in `window` (`memchr`: vectorized, unlike a byte loop).
-    private static func firstNewline(in window: UnsafeRawBufferPointer) -> Int? {
-        guard let base = window.baseAddress, !window.isEmpty,
-              let found = memchr(base, Int32(UInt8(ascii: "\n")), window.count)
-        else { return nil }
-        return UnsafeRawPointer(found) - base
+    /// The bytes of `range` of the buffer; valid until the buffer is refilled.
+    private func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: lines.base + range.lowerBound, count: range.count)
     }
 
     private func trimCR(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {

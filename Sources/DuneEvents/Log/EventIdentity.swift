@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Wall-clock metadata for appended events: `recordedAt` and the event UUID.
 ///
 /// This is the only place DuneEvents reads the clock or randomness. Both end
@@ -11,10 +5,9 @@ import Darwin
 public enum EventIdentity {
     /// The current UTC time, to the millisecond.
     public static func now() -> Timestamp {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        let millis = Int32(spec.tv_nsec / 1_000_000)
-        return Timestamp(epochSeconds: Int64(spec.tv_sec), nanoseconds: millis * 1_000_000, offsetSeconds: 0)
+        let now = SystemClock.now()
+        let millis = Int32(now.nanoseconds / 1_000_000)
+        return Timestamp(epochSeconds: now.seconds, nanoseconds: millis * 1_000_000, offsetSeconds: 0)
     }
 
     /// A new UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, then random

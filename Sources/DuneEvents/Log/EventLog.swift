@@ -38,13 +38,18 @@ public actor EventLog {
         /// Keep `<log>.checkpoint` (see ``EventLog``) once this many bytes of the
         /// log are not covered by it; `nil` neither reads nor writes one.
         public var checkpointBytes: Int?
+        /// The Data Protection class of every file the log creates (the log,
+        /// its checkpoint, side files). Applied on iOS, watchOS, tvOS and
+        /// visionOS; accepted and ignored on macOS and Linux.
+        public var protection: FileProtection
 
         public init(durability: Durability = .batch, waitForLock: Bool = false, create: Bool = true,
-                    checkpointBytes: Int? = EventLog.defaultCheckpointBytes) {
+                    checkpointBytes: Int? = EventLog.defaultCheckpointBytes, protection: FileProtection = .default) {
             self.durability = durability
             self.waitForLock = waitForLock
             self.create = create
             self.checkpointBytes = checkpointBytes
+            self.protection = protection
         }
     }
 
@@ -98,7 +103,8 @@ public actor EventLog {
         self.path = path
         self.options = options
         self.executor = DispatchQueueExecutor(label: "dune.event-log")
-        let file = try LogFile.openForAppend(path: path, create: options.create, lock: options.waitForLock ? .wait : .failIfLocked)
+        let file = try LogFile.openForAppend(path: path, create: options.create, lock: options.waitForLock ? .wait : .failIfLocked,
+                                             protection: options.protection)
         var warnings: [String] = []
         switch try file.quarantineTornTail() {
         case .intact: break
@@ -321,7 +327,7 @@ public actor EventLog {
         guard let file, let interval = options.checkpointBytes, size - checkpointedBytes >= max(threshold, interval),
               let checkpoint = LogCheckpoint.atEnd(of: file, size: size, state: state)
         else { return }
-        if (try? checkpoint.write(logPath: path)) != nil { checkpointedBytes = size }
+        if (try? checkpoint.write(logPath: path, protection: options.protection)) != nil { checkpointedBytes = size }
     }
 
     /// Releases the writer lock, after writing `<log>.checkpoint` when the

@@ -1,5 +1,3 @@
-@preconcurrency import Glibc
-
 /// The deciders' state at a byte offset of the log, kept beside it in
 /// `<log>.checkpoint` so that opening a large log for appending does not
 /// replay it from the start.
@@ -105,7 +103,7 @@ struct LogCheckpoint {
         let path = self.path(forLog: logPath)
         let descriptor: FileDescriptor
         do throws(Errno) {
-            descriptor = try FileDescriptor.open(path, O_RDONLY)
+            descriptor = try FileDescriptor.open(path, .readOnly)
         } catch {
             return nil
         }
@@ -122,10 +120,12 @@ struct LogCheckpoint {
     /// Writes the checkpoint beside `logPath`: to a temporary file (mode 0600),
     /// then renamed over the old one, so a reader sees the old or the new one whole.
     /// Not fsynced: a checkpoint lost in a crash is only rebuilt.
-    func write(logPath: String) throws(Errno) {
+    ///
+    /// - Parameter protection: The Data Protection class of the new file.
+    func write(logPath: String, protection: FileProtection = .default) throws(Errno) {
         let path = Self.path(forLog: logPath)
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600)
+        let temporary = path + ".tmp-\(ProcessIdentity.current)"
+        let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
         do throws(Errno) {
             try descriptor.setPermissions(0o600)
             let bytes = encoded()
@@ -137,19 +137,20 @@ struct LogCheckpoint {
             try descriptor.close()
         } catch {
             try? descriptor.close()
-            _ = unlink(temporary)
+            try? FileSystem.remove(temporary)
             throw error
         }
-        guard rename(temporary, path) == 0 else {
-            let error = Errno.current
-            _ = unlink(temporary)
+        do throws(Errno) {
+            try FileSystem.rename(temporary, to: path)
+        } catch {
+            try? FileSystem.remove(temporary)
             throw error
         }
     }
 
     /// Removes the checkpoint beside `logPath`, if any.
     static func remove(logPath: String) {
-        _ = unlink(path(forLog: logPath))
+        try? FileSystem.remove(path(forLog: logPath))
     }
 
     /// A checkpoint of `state` at the end of `file` (`size` bytes, ending with

@@ -1,6 +1,3 @@
-// Linux only (the project's platform): Glibc, as STYLE.md says.
-@preconcurrency import Glibc
-
 // MARK: - Reports
 
 extension LogFile {
@@ -82,7 +79,7 @@ extension LogFile {
     public func quarantineTornTail(
         validLine: (UnsafeRawBufferPointer) -> Bool = StoredLine.isIntact
     ) throws(DuneEventsError) -> TailRecovery {
-        try quarantineTornTail(validLine: validLine, timestamp: Self.sideFileTimestamp(secondsSince1970: Int(time(nil))))
+        try quarantineTornTail(validLine: validLine, timestamp: Self.sideFileTimestamp(secondsSince1970: Int(SystemClock.now().seconds)))
     }
 
     /// `quarantineTornTail` with a fixed timestamp, for tests of name clashes.
@@ -131,11 +128,11 @@ extension LogFile {
 
     /// The side-file timestamp for a moment: UTC, `20261122T011843Z`.
     static func sideFileTimestamp(secondsSince1970 seconds: Int) -> String {
-        var clock = time_t(seconds)
-        var parts = tm()
-        guard gmtime_r(&clock, &parts) != nil else { return "\(seconds)" }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        let dayOrdinal = seconds >= 0 ? seconds / 86_400 : -((86_399 - seconds) / 86_400)  // floor
+        let date = DayKey(ordinal: dayOrdinal).components
+        let second = seconds - dayOrdinal * 86_400
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(date.year)\(two(date.month))\(two(date.day))T\(two(second / 3600))\(two(second / 60 % 60))\(two(second % 60))Z"
     }
 
     /// Copies `range` of the log to a new side file and makes it durable.
@@ -160,7 +157,7 @@ extension LogFile {
             try FileSystem.syncDirectory(FileSystem.parentDirectory(of: side.path))
         } catch {
             if isOpen { try? side.descriptor.close() }
-            _ = unlink(side.path)
+            try? FileSystem.remove(side.path)
             var failure = DuneEventsError(error, during: .write, path: side.path)
             failure.message += ". The torn tail of '\(path)' was left in place"
             throw failure
@@ -182,7 +179,7 @@ extension LogFile {
             let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
             let created: FileDescriptor
             do throws(Errno) {
-                created = try FileDescriptor.open(candidate, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o600)
+                created = try FileSystem.createFile(candidate, access: .writeOnly, ifExists: .fail, protection: protection)
             } catch {
                 guard error == .fileExists else { throw DuneEventsError(error, during: .open, path: candidate) }
                 attempt += 1
@@ -192,7 +189,7 @@ extension LogFile {
                 try created.setPermissions(0o600)
             } catch {
                 try? created.close()
-                _ = unlink(candidate)
+                try? FileSystem.remove(candidate)
                 throw DuneEventsError(error, during: .write, path: candidate)
             }
             return SideFile(path: candidate, descriptor: created)

@@ -1,5 +1,3 @@
-// Linux only (the project's platform): Glibc, as STYLE.md says.
-@preconcurrency import Glibc
 import Synchronization
 
 /// One log file at the byte level: open, lock, append whole batches, sync,
@@ -43,12 +41,18 @@ public final class LogFile: Sendable {
     /// The open descriptor; `nil` once closed.
     private let descriptor: Mutex<FileDescriptor?>
 
+    /// The Data Protection class of the files this writer creates beside the
+    /// log (torn-tail side files); `.default` for a reader.
+    public let protection: FileProtection
+
     /// The single-call `write(2)`; a seam for tests of partial writes.
     private let writeOnce: FileDescriptor.WriteFunction
 
-    init(path: String, descriptor: FileDescriptor, isWriter: Bool, write: @escaping FileDescriptor.WriteFunction) {
+    init(path: String, descriptor: FileDescriptor, isWriter: Bool, protection: FileProtection,
+         write: @escaping FileDescriptor.WriteFunction) {
         self.path = path
         self.isWriter = isWriter
+        self.protection = protection
         self.descriptor = Mutex(descriptor)
         self.writeOnce = write
     }
@@ -79,21 +83,25 @@ public final class LogFile: Sendable {
     ///     The lock is an `flock(LOCK_EX)` on this open file description, so a
     ///     second `openForAppend` of the same file conflicts even in the same
     ///     process.
+    ///   - protection: The Data Protection class of a file this call
+    ///     creates (and of its side files); applied on iOS, watchOS, tvOS and
+    ///     visionOS, accepted and ignored on macOS and Linux.
     /// - Returns: The writer, holding the lock until it is closed.
     /// - Throws: `DuneEventsError` — `.logLocked` when another writer holds
     ///   the lock and `lock` is `.failIfLocked`; `.inputUnavailable` when the
     ///   file is missing (and `create` is false), not readable, a directory or
     ///   not a regular file; `.io` when a directory or the file cannot be
     ///   created or synced.
-    public static func openForAppend(path: String, create: Bool = true, lock: LockMode = .failIfLocked) throws(DuneEventsError) -> LogFile {
-        try openForAppend(path: path, create: create, lock: lock, write: FileDescriptor.systemWrite)
+    public static func openForAppend(path: String, create: Bool = true, lock: LockMode = .failIfLocked,
+                                     protection: FileProtection = .default) throws(DuneEventsError) -> LogFile {
+        try openForAppend(path: path, create: create, lock: lock, protection: protection, write: FileDescriptor.systemWrite)
     }
 
     /// `openForAppend` with an injectable single-call write, for tests.
-    static func openForAppend(path: String, create: Bool, lock: LockMode,
+    static func openForAppend(path: String, create: Bool, lock: LockMode, protection: FileProtection = .default,
                               write: @escaping FileDescriptor.WriteFunction) throws(DuneEventsError) -> LogFile {
-        let descriptor = try openOrCreate(path, flags: O_RDWR | O_APPEND, create: create)
-        let file = LogFile(path: path, descriptor: descriptor, isWriter: true, write: write)
+        let descriptor = try openOrCreate(path, create: create, protection: protection)
+        let file = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: write)
         // From here on `file` owns the descriptor: a throw closes it (deinit).
         try file.requireRegularFile()
         do throws(Errno) {
@@ -116,11 +124,7 @@ public final class LogFile: Sendable {
     /// `false` when the file is not locked (or cannot be asked).
     public func hasActiveWriter() -> Bool {
         let locked = try? withDescriptor(.lock) { descriptor in
-            if flock(descriptor.rawValue, LOCK_SH | LOCK_NB) == 0 {
-                _ = flock(descriptor.rawValue, LOCK_UN)
-                return false
-            }
-            return errno == EWOULDBLOCK
+            descriptor.isLockedExclusivelyElsewhere()
         }
         return locked ?? false
     }
@@ -139,20 +143,20 @@ public final class LogFile: Sendable {
     public static func openForReading(path: String) throws(DuneEventsError) -> LogFile {
         let descriptor: FileDescriptor
         do throws(Errno) {
-            descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
+            descriptor = try FileDescriptor.open(path, .readOnlyNonBlocking)
         } catch {
             throw DuneEventsError(error, during: .open, path: path)
         }
-        let file = LogFile(path: path, descriptor: descriptor, isWriter: false, write: FileDescriptor.systemWrite)
+        let file = LogFile(path: path, descriptor: descriptor, isWriter: false, protection: .default, write: FileDescriptor.systemWrite)
         try file.requireRegularFile()
         return file
     }
 
     /// Opens `path`, creating it (and its directories) when allowed and missing.
-    private static func openOrCreate(_ path: String, flags: CInt, create: Bool) throws(DuneEventsError) -> FileDescriptor {
+    private static func openOrCreate(_ path: String, create: Bool, protection: FileProtection) throws(DuneEventsError) -> FileDescriptor {
         while true {
             do throws(Errno) {
-                return try FileDescriptor.open(path, flags)
+                return try FileDescriptor.open(path, .readWriteAppend)
             } catch {
                 guard create, error == .noSuchFile else { throw DuneEventsError(error, during: .open, path: path) }
             }
@@ -160,7 +164,7 @@ public final class LogFile: Sendable {
             try FileSystem.createDirectories(directory)
             let created: FileDescriptor
             do throws(Errno) {
-                created = try FileDescriptor.open(path, flags | O_CREAT | O_EXCL, permissions: 0o600)
+                created = try FileSystem.createFile(path, access: .readWriteAppend, ifExists: .fail, protection: protection)
             } catch {
                 if error == .fileExists { continue }  // another process won the race: open its file
                 throw DuneEventsError(error, during: .open, path: path)
@@ -262,8 +266,9 @@ public final class LogFile: Sendable {
     /// Appends a whole batch, or nothing.
     ///
     /// The bytes go out in one `write` (looped only over short writes), then,
-    /// if `sync` is true, one `fdatasync` (enough for an append: it flushes
-    /// the data and the new file size). If the write fails part-way — disk
+    /// if `sync` is true, one durable sync (`FileDescriptor.durableSync`: the
+    /// platform's way to put the data and the new file size on stable
+    /// storage, the drive's cache included). If the write fails part-way — disk
     /// full (`ENOSPC`), file size limit (`EFBIG`: the process's `ulimit -f`
     /// with `SIGXFSZ` ignored, or the file system's maximum), `EIO` — or the
     /// sync fails, the file is truncated back to its size before the call, so
@@ -292,7 +297,7 @@ public final class LogFile: Sendable {
             }
             guard sync else { return }
             do throws(Errno) {
-                try descriptor.syncData()
+                try descriptor.durableSync()
             } catch {
                 throw rollBack(descriptor, to: sizeBefore, after: DuneEventsError(error, during: .sync, path: path))
             }
@@ -318,7 +323,7 @@ public final class LogFile: Sendable {
             try descriptor.resize(to: size)
             // Best effort: make the shorter size durable too, so a crash now
             // cannot bring back a prefix of the failed batch.
-            try? descriptor.syncData()
+            try? descriptor.durableSync()
             reported.message += ". Nothing of this batch was kept: the log was truncated back to \(size) bytes"
         } catch {
             reported.message += ". Rolling back also failed (\(error.description)): the log may end with part of this batch;"

@@ -1,6 +1,3 @@
-// Linux only (the project's platform): Glibc, as STYLE.md says.
-@preconcurrency import Glibc
-
 /// Reads a log's complete lines in large chunks, without loading the file and
 /// without ever handing out a partial line.
 ///
@@ -40,8 +37,8 @@ public final class LogLineReader {
     /// The number of bytes asked for per `pread` (at least 1).
     public let chunkSize: Int
 
-    /// The read buffer; allocated on first use, grown for long lines.
-    private var buffer: UnsafeMutableRawBufferPointer?
+    /// The chunked line buffer (shared with ``InputLineReader``); grown for long lines.
+    private var lines: LineBuffer
 
     /// Set while a body runs, to catch reentrant use.
     private var isReading = false
@@ -82,15 +79,10 @@ public final class LogLineReader {
         /// - Complexity: O(*n*) in the batch's bytes.
         public func forEachLine(_ body: (Line) throws -> Void) rethrows {
             guard let base = bytes.baseAddress else { return }
-            var start = 0
             var number = firstLineNumber
-            while start < bytes.count {
-                let rest = bytes.count - start
-                guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), rest) else { return }
-                let end = UnsafeRawPointer(found) - base
+            try LineScanning.forEachCompleteLine(in: base, from: 0, to: bytes.count) { start, end in
                 try body(Line(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), number: number, byteOffset: byteOffset + start))
                 number += 1
-                start = end + 1
             }
         }
     }
@@ -136,10 +128,7 @@ public final class LogLineReader {
     public init(file: LogFile, chunkSize: Int = LogLineReader.defaultChunkSize) {
         self.file = file
         self.chunkSize = max(1, chunkSize)
-    }
-
-    deinit {
-        buffer?.deallocate()
+        lines = LineBuffer(capacity: self.chunkSize)
     }
 
     // MARK: - Reading
@@ -189,69 +178,22 @@ public final class LogLineReader {
         isReading = true
         defer { isReading = false }
 
-        var buffer = self.buffer ?? .allocate(byteCount: chunkSize, alignment: 16)
-        defer { self.buffer = buffer }
-        var bufferOffset = offset        // file offset of buffer[0]
-        var filled = 0                   // bytes of buffer holding file data, none of them a complete line
+        lines.reset(streamOffset: offset)
         var lineNumber = firstLineNumber
-        let newline = Int32(UInt8(ascii: "\n"))
-
+        let file = self.file
         while true {
-            if filled == buffer.count {
-                // A full buffer without a `\n`: a line longer than the buffer.
-                let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
-                grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
-                buffer.deallocate()
-                buffer = grown
+            let count = try lines.refill(maximum: chunkSize, growing: true) { (room, at) throws(DuneEventsError) in
+                try file.read(into: room, at: at)
             }
-            let room = UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<min(buffer.count, filled + chunkSize)])
-            let count = try file.read(into: room, at: bufferOffset + filled)
             if count == 0 { break }
-            let scanFrom = filled
-            filled += count
-
-            // The last `\n` in the new bytes ends the batch (the older bytes have none).
-            guard let base = buffer.baseAddress,
-                  let lastNewline = Self.lastIndex(of: newline, in: base, from: scanFrom, to: filled)
-            else { continue }
-            let batchBytes = UnsafeRawBufferPointer(rebasing: buffer[..<(lastNewline + 1)])
-            let lineCount = Self.count(of: newline, in: batchBytes)
-            try body(Batch(bytes: batchBytes, byteOffset: bufferOffset, firstLineNumber: lineNumber, lineCount: lineCount))
+            // Everything up to the last `\n` read is a batch; the rest waits for more bytes.
+            guard let batch = lines.takeCompleteLines() else { continue }
+            let base = lines.base
+            let lineCount = LineScanning.newlineCount(in: base, from: batch.lowerBound, to: batch.upperBound)
+            try body(Batch(bytes: UnsafeRawBufferPointer(start: base + batch.lowerBound, count: batch.count),
+                           byteOffset: lines.streamOffset(of: batch.lowerBound), firstLineNumber: lineNumber, lineCount: lineCount))
             lineNumber += lineCount
-
-            // Keep the partial line after the batch at the front of the buffer.
-            let rest = filled - (lastNewline + 1)
-            if rest > 0 {
-                memmove(base, base + lastNewline + 1, rest)
-            }
-            bufferOffset += lastNewline + 1
-            filled = rest
         }
-        return ReadEnd(endOffset: bufferOffset, nextLineNumber: lineNumber, trailingByteCount: filled)
-    }
-
-    // MARK: - Byte search
-
-    /// The index of the last `byte` in `base[from..<to]`, if any.
-    private static func lastIndex(of byte: Int32, in base: UnsafeMutableRawPointer, from: Int, to: Int) -> Int? {
-        let target = UInt8(truncatingIfNeeded: byte)
-        var index = to - 1
-        while index >= from {
-            if base.load(fromByteOffset: index, as: UInt8.self) == target { return index }
-            index -= 1
-        }
-        return nil
-    }
-
-    /// How many times `byte` occurs in `bytes` (`memchr` steps).
-    private static func count(of byte: Int32, in bytes: UnsafeRawBufferPointer) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        var count = 0
-        var start = 0
-        while start < bytes.count, let found = memchr(base + start, byte, bytes.count - start) {
-            count += 1
-            start = (UnsafeRawPointer(found) - base) + 1
-        }
-        return count
+        return ReadEnd(endOffset: lines.streamOffset(of: lines.start), nextLineNumber: lineNumber, trailingByteCount: lines.pendingCount)
     }
 }

@@ -1,5 +1,4 @@
 import Dispatch
-@preconcurrency import Glibc
 import Synchronization
 
 extension LogReader {
@@ -184,10 +183,10 @@ final class ChunkDecoder {
             if base.load(as: UInt8.self) == UInt8(ascii: "\n") {
                 lineStart = 1
             } else {
-                guard let found = memchr(base + 1, Int32(UInt8(ascii: "\n")), filled - 1) else {
+                guard let found = LineScanning.firstNewline(in: base, from: 1, to: filled) else {
                     return empty(at: chunkEnd)  // the chunk lies inside one long line
                 }
-                lineStart = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+                lineStart = found + 1
             }
         }
         let firstLineOffset = readStart + lineStart
@@ -312,10 +311,8 @@ final class ChunkDecoder {
     }
 
     private func findNewline(from: Int, to: Int) -> Int? {
-        guard from < to, let base = buffer.baseAddress,
-              let found = memchr(base + from, Int32(UInt8(ascii: "\n")), to - from)
-        else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        guard let base = buffer.baseAddress else { return nil }
+        return LineScanning.firstNewline(in: base, from: from, to: to)
     }
 
     /// Reads up to `count` bytes at file offset `offset` into `buffer[at...]`; fewer only at the end of the file.
@@ -465,13 +462,5 @@ final class ChunkPipeline: Sendable {
     func stop(workers: Int) {
         stopped.store(true, ordering: .releasing)
         for _ in 0..<workers { window.signal() }
-    }
-}
-
-/// The number of processors, without Foundation.
-enum ProcessInfoLite {
-    static var activeProcessorCount: Int {
-        let count = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        return count > 0 ? count : 1
     }
 }

@@ -1,4 +1,3 @@
-@preconcurrency import Glibc
 import DuneEvents
 
 /// Sample id → current version: an open-addressing hash table of 8-byte slots.
@@ -139,8 +138,9 @@ struct SampleIndex: Sendable {
     }
 }
 
-/// The zero-filled slots of a ``SampleIndex``; tables of 2 MiB and more are
-/// mapped on transparent huge pages where the kernel offers them.
+/// The zero-filled slots of a ``SampleIndex``, in memory from the platform
+/// layer (``ZeroedMemory``: huge pages for large tables where the system
+/// offers them).
 ///
 /// `@unchecked Sendable`: the slots are written only through a
 /// ``SampleIndex`` that holds the only reference (it copies a shared table
@@ -148,37 +148,12 @@ struct SampleIndex: Sendable {
 final class SlotTable: @unchecked Sendable {
     let slots: UnsafeMutablePointer<UInt64>
     let capacity: Int
-    private let mapping: UnsafeMutableRawPointer?
-    private let mappingLength: Int
-
-    private static let hugePage = 2 << 20
+    private let memory: ZeroedMemory
 
     init(capacity: Int) {
         self.capacity = capacity
-        let bytes = capacity * MemoryLayout<UInt64>.stride
-        if bytes >= Self.hugePage,
-           let mapped = mmap(nil, bytes + Self.hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-           mapped != MAP_FAILED {
-            let aligned = (Int(bitPattern: mapped) + Self.hugePage - 1) & ~(Self.hugePage - 1)
-            let start = UnsafeMutableRawPointer(bitPattern: aligned) ?? mapped
-            _ = madvise(start, bytes, 14)  // MADV_HUGEPAGE; advice only, failure is harmless
-            mapping = mapped
-            mappingLength = bytes + Self.hugePage
-            slots = start.bindMemory(to: UInt64.self, capacity: capacity)  // mmap memory is zero-filled
-        } else {
-            mapping = nil
-            mappingLength = 0
-            slots = .allocate(capacity: capacity)
-            slots.initialize(repeating: 0, count: capacity)
-        }
-    }
-
-    deinit {
-        if let mapping {
-            munmap(mapping, mappingLength)
-        } else {
-            slots.deallocate()
-        }
+        memory = ZeroedMemory(byteCount: capacity * MemoryLayout<UInt64>.stride)
+        slots = memory.base.bindMemory(to: UInt64.self, capacity: capacity)
     }
 
     func copy() -> SlotTable {

@@ -1,6 +1,5 @@
 import DuneEvents
 import DuneProjections
-import Foundation
 
 /// `dune-replay rebuild`: replay the log from scratch into read-model files.
 enum RebuildCommandLine {
@@ -96,15 +95,16 @@ enum RebuildCommandLine {
         return .success
     }
 
-    /// Writes each file to `directory/<name>` atomically (temporary file, fsync, rename).
+    /// Writes each file to `directory/<name>` atomically (temporary file, fsync, rename), through
+    /// the platform layer: mode 0600, the default protection class.
     static func write(_ files: [ReadModelFile], to directory: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do throws(DuneEventsError) {
+            try AtomicFile.createDirectories(directory)
             for file in files {
-                try Data(file.bytes).write(to: URL(fileURLWithPath: directory).appendingPathComponent(file.fileName), options: .atomic)
+                try AtomicFile.write(file.bytes, to: directory.hasSuffix("/") ? directory + file.fileName : directory + "/" + file.fileName)
             }
         } catch {
-            throw CommandFailure(exitCode: .ioError, message: "Error: cannot write the read models to '\(directory)': \(error.localizedDescription)")
+            throw CommandFailure(exitCode: .ioError, message: "Error: cannot write the read models to '\(directory)': \(error.message)")
         }
     }
 }

@@ -1,6 +1,5 @@
 import DuneEvents
 import DuneProjections
-import Foundation
 
 /// `dune-replay report`: a terminal summary, or a self-contained HTML report with charts.
 enum ReportCommandLine {
@@ -37,10 +36,10 @@ enum ReportCommandLine {
         if html == "-" {
             Terminal.out(page)
         } else {
-            do {
-                try Data(page.utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+            do throws(DuneEventsError) {
+                try AtomicFile.write(Array(page.utf8), to: html)
             } catch {
-                throw CommandFailure(exitCode: .ioError, message: "Error: cannot write the report to '\(html)': \(error.localizedDescription)")
+                throw CommandFailure(exitCode: .ioError, message: "Error: cannot write the report to '\(html)': \(error.message)")
             }
             Terminal.out("Wrote \(html) (\(page.utf8.count) bytes)\n")
         }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
+import DuneEvents
 
 /// A one-line progress counter on stderr for long `rebuild`, `ingest` and
 /// `report` runs: redrawn in place at most five times a second, and only when
@@ -37,8 +35,6 @@ final class ProgressMeter {
 
     /// Monotonic seconds: for pacing the display only, never for data.
     private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        SystemClock.monotonicSeconds()
     }
 }

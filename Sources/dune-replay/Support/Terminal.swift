@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DuneEvents
 
 /// Writes to stdout and stderr without Foundation's `FileHandle` (which traps on error).
 enum Terminal {
@@ -13,7 +9,7 @@ enum Terminal {
 
     /// Writes bytes to stdout.
     static func out(bytes: [UInt8]) {
-        bytes.withUnsafeBytes { writeAll(fd: 1, $0) }
+        _ = bytes.withUnsafeBytes { writeAll(fd: 1, $0) }
     }
 
     /// Writes `text` to stderr.
@@ -23,29 +19,23 @@ enum Terminal {
 
     /// Whether `fd` is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool {
-        isatty(fd) == 1
+        StandardStreams.isTerminal(fd)
     }
 
     /// Whether colour may be used on `fd` (a terminal, and `NO_COLOR` unset).
     static func colorEnabled(_ fd: Int32) -> Bool {
-        isTerminal(fd) && getenv("NO_COLOR") == nil
+        isTerminal(fd) && ProcessEnvironment.value(of: "NO_COLOR") == nil
     }
 
     private static func write(fd: Int32, _ text: String) {
         var text = text
-        text.withUTF8 { writeAll(fd: fd, UnsafeRawBufferPointer($0)) }
+        _ = text.withUTF8 { writeAll(fd: fd, UnsafeRawBufferPointer($0)) }
     }
 
-    private static func writeAll(fd: Int32, _ buffer: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < buffer.count {
-            let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // stdout closed (e.g. `| head`): nothing more to say.
-            }
-            offset += written
-        }
+    /// Writes every byte; stops quietly when the stream is closed (e.g. `| head`).
+    @discardableResult
+    static func writeAll(fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        StandardStreams.write(buffer, to: fd)
     }
 }
 

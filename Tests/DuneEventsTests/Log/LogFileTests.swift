@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import Testing
 @testable import DuneEvents
@@ -198,11 +202,11 @@ import Testing
     }
 
     static let injectedFailures = [
-        InjectedFailure(errno: ENOSPC, partial: 7, expectedStart: "disk full while writing"),
-        InjectedFailure(errno: ENOSPC, partial: 0, expectedStart: "disk full while writing"),
-        InjectedFailure(errno: EFBIG, partial: 30, expectedStart: "file size limit exceeded while writing"),
-        InjectedFailure(errno: EIO, partial: 1, expectedStart: "I/O error while writing"),
-        InjectedFailure(errno: EDQUOT, partial: 12, expectedStart: "disk quota exceeded while writing"),
+        InjectedFailure(errno: Errno.noSpace.rawValue, partial: 7, expectedStart: "disk full while writing"),
+        InjectedFailure(errno: Errno.noSpace.rawValue, partial: 0, expectedStart: "disk full while writing"),
+        InjectedFailure(errno: Errno.fileTooLarge.rawValue, partial: 30, expectedStart: "file size limit exceeded while writing"),
+        InjectedFailure(errno: Errno.ioError.rawValue, partial: 1, expectedStart: "I/O error while writing"),
+        InjectedFailure(errno: Errno.quotaExceeded.rawValue, partial: 12, expectedStart: "disk quota exceeded while writing"),
     ]
 
     /// Rollback through the write seam: the real `write(2)` for `partial`
@@ -272,8 +276,9 @@ import Testing
         }
     }
 
-    @Test func writingToDevFullIsDiskFull() throws {
-        let full = try FileDescriptor.open("/dev/full", O_WRONLY)
+    @Test(.enabled(if: LinuxOnly.isLinux, "Linux only: needs /dev/full, whose writes fail with ENOSPC"))
+    func writingToDevFullIsDiskFull() throws {
+        let full = try FileDescriptor.open("/dev/full", .writeOnly)
         defer { try? full.close() }
         let error = try #require(throws: Errno.self) {
             try Array("line\n".utf8).withUnsafeBytes { try full.writeAll($0) }

@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import DuneEvents
 
 /// Runs `body` with a new, empty directory under the system's temporary

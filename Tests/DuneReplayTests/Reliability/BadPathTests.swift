@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 extension Reliability {
@@ -106,7 +110,7 @@ extension Reliability {
             }
         }
 
-        @Test(.enabled(if: BadPaths.canRunAsNobody, "needs root and setpriv: root itself reads and writes any file"))
+        @Test(.enabled(if: BadPaths.canRunAsNobody, "Linux only, needs root and util-linux setpriv: root itself reads and writes any file"))
         func anUnreadableLogIsRefusedWith66() throws {
             try withCLI { cli in
                 openToNobody(cli)
@@ -122,7 +126,7 @@ extension Reliability {
         /// A log its user may read but not write (mode 0400, owned by nobody): readers work,
         /// appends are refused. Root ignores mode bits, and chattr +i or a read-only mount
         /// are not available to an unprivileged CI job, so the test runs as nobody.
-        @Test(.enabled(if: BadPaths.canRunAsNobody, "needs root and setpriv: root itself writes any file"))
+        @Test(.enabled(if: BadPaths.canRunAsNobody, "Linux only, needs root and util-linux setpriv: root itself writes any file"))
         func aReadOnlyLogCanBeReadButNotAppendedTo() throws {
             try withCLI { cli in
                 openToNobody(cli)

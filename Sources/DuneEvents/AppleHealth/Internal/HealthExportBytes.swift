@@ -1,6 +1,3 @@
-// Linux only (the project's platform): Glibc for memchr.
-@preconcurrency import Glibc
-
 /// Byte-level helpers of the export scanner: character classes, UTF-8
 /// validation and line counting, each a tight loop over raw memory.
 ///
@@ -52,8 +49,8 @@ enum HealthExportBytes {
     /// The index of the first `byte` in `base[from..<to]`, or `nil`.
     @inline(__always)
     static func firstIndex(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
-        guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return nil }
-        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        guard from < to, let found = system_memchr(base + from, byte, to - from) else { return nil }
+        return UnsafeRawPointer(base).distance(to: found)
     }
 
     /// The number of `\n` bytes in `base[from..<to]`.

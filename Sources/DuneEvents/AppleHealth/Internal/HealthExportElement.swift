@@ -1,5 +1,3 @@
-@preconcurrency import Glibc
-
 /// The element names of Apple Health's `export.xml` that the importer tells
 /// apart; every other name is ``other``.
 ///
@@ -73,7 +71,7 @@ enum HealthExportElement: UInt8, Sendable, CaseIterable {
         for candidate in table[count] {
             let equal = candidate.bytes.withUnsafeBufferPointer { known in
                 guard let base = known.baseAddress else { return false }
-                return memcmp(base, name, count) == 0
+                return ByteComparison.equal(base, name, count: count)
             }
             if equal {
                 self = candidate.element

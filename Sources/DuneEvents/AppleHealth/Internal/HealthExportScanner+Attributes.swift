@@ -1,6 +1,3 @@
-// Linux only (the project's platform): Glibc for memcmp.
-@preconcurrency import Glibc
-
 /// Why an attribute value could not be decoded (a bad entity reference).
 struct HealthExportValueProblem: Error, Sendable, Equatable {
     var reason: String
@@ -14,7 +11,7 @@ extension HealthExportScanner {
     func attribute(named name: StaticString) -> HealthExportAttribute? {
         let count = name.utf8CodeUnitCount
         for attribute in attributes where attribute.nameCount == count {
-            if memcmp(bytes + attribute.nameStart, name.utf8Start, count) == 0 { return attribute }
+            if ByteComparison.equal(bytes + attribute.nameStart, name.utf8Start, count: count) { return attribute }
         }
         return nil
     }

@@ -1,6 +1,3 @@
-// Linux only (the project's platform): Glibc for memchr/memcmp/memmove.
-@preconcurrency import Glibc
-
 /// A position in the export, for records and error messages.
 struct HealthExportPosition: Sendable, Equatable {
     /// 1-based line number.
@@ -342,7 +339,7 @@ final class HealthExportScanner {
         let matches = element == open.element
             && (element != .other || open.otherName.withUnsafeBufferPointer { name in
                 guard name.count == nameCount, let base = name.baseAddress else { return false }
-                return memcmp(base, bytes + nameStart, nameCount) == 0
+                return ByteComparison.equal(base, bytes + nameStart, count: nameCount)
             })
         guard matches else {
             let opened = open.element == .other ? String(decoding: open.otherName, as: UTF8.self) : open.element.xmlName
@@ -557,7 +554,7 @@ final class HealthExportScanner {
                 lineCountedTo = start
             }
             let keep = end - start
-            if keep > 0 { memmove(bytes, bytes + start, keep) }
+            if keep > 0 { UnsafeMutableRawPointer(bytes).copyMemory(from: bytes + start, byteCount: keep) }  // overlapping: memmove semantics
             bufferOffset += start
             lineCountedTo -= start
             end = keep
@@ -596,7 +593,7 @@ final class HealthExportScanner {
     private func hasPrefix(_ prefix: StaticString, at index: Int) -> Bool {
         let count = prefix.utf8CodeUnitCount
         guard index + count <= end else { return false }
-        return memcmp(bytes + index, prefix.utf8Start, count) == 0
+        return ByteComparison.equal(bytes + index, prefix.utf8Start, count: count)
     }
 
     /// A name from the buffer, for messages (invalid UTF-8 is repaired).

@@ -1,6 +1,3 @@
-// Linux only (the project's platform): Glibc for memcmp.
-@preconcurrency import Glibc
-
 /// The running counts of an import, per record type, with bounded memory.
 ///
 /// Types are found by their raw bytes: exports group records by type, so the
@@ -28,7 +25,7 @@ struct HealthExportTally {
     /// - Throws: ``HealthExportValueProblem`` when the name has a bad entity reference.
     mutating func index(ofRawType raw: UnsafeBufferPointer<UInt8>) throws(HealthExportValueProblem) -> Int {
         if lastIndex >= 0, raw.count == lastRawType.count, let base = raw.baseAddress,
-           lastRawType.withUnsafeBufferPointer({ last in last.baseAddress.map { memcmp($0, base, raw.count) == 0 } ?? raw.isEmpty }) {
+           lastRawType.withUnsafeBufferPointer({ last in last.baseAddress.map { ByteComparison.equal($0, base, count: raw.count) } ?? raw.isEmpty }) {
             return lastIndex
         }
         guard raw.count <= Self.maximumTypeBytes else { return index(named: Self.overflowType) }

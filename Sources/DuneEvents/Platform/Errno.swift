@@ -1,5 +1,12 @@
-// Linux only (the project's platform): Glibc, as STYLE.md says.
+#if canImport(Glibc)
 @preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
+#endif
 
 /// A C `errno` value from a failed system call (swift-system's `Errno`, cut down).
 ///
@@ -14,12 +21,11 @@ struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The calling thread's `errno`, read right after a failed call.
-    static var current: Errno { Errno(errno) }
+    static var current: Errno { Errno(system_errno()) }
 
     /// The C library's text for this error, e.g. "No space left on device".
     var description: String {
-        guard let text = strerror(rawValue) else { return "errno \(rawValue)" }
-        return String(cString: text)
+        system_strerror(rawValue)
     }
 
     static let interrupted = Errno(EINTR)

@@ -1,0 +1,87 @@
+/// The process-level services `dune-replay` needs from the platform layer:
+/// standard streams, the environment, signals, exit, a path's kind. Kept here
+/// so the CLI never imports libc either.
+package enum StandardStreams {
+    /// Standard output's descriptor number.
+    package static let output: Int32 = 1
+    /// Standard error's descriptor number.
+    package static let error: Int32 = 2
+
+    /// Writes every byte of `buffer` to descriptor `stream` (`write(2)`,
+    /// retried on `EINTR` and short writes).
+    ///
+    /// - Returns: `false` when the stream is closed or failing (e.g. `| head`
+    ///   exited): nothing more can be said there.
+    @discardableResult
+    package static func write(_ buffer: UnsafeRawBufferPointer, to stream: Int32) -> Bool {
+        (try? FileDescriptor(rawValue: stream).writeAll(buffer)) != nil
+    }
+
+    /// Whether descriptor `stream` is a terminal (`isatty(3)`).
+    package static func isTerminal(_ stream: Int32) -> Bool {
+        system_isatty(stream)
+    }
+}
+
+/// The process: environment, signals, exit.
+package enum ProcessEnvironment {
+    /// The value of environment variable `name`; `nil` when unset or not UTF-8.
+    package static func value(of name: String) -> String? {
+        system_environment(name)
+    }
+
+    /// Makes write failures errors instead of signals: `SIGPIPE` (stdout
+    /// closed) and `SIGXFSZ` (past `ulimit -f`, so `write` fails with
+    /// `EFBIG`) are ignored.
+    package static func ignoreWriteSignals() {
+        system_ignoreBrokenPipeAndFileSizeSignals()
+    }
+
+    /// Ends the process with `status` (`exit(3)`).
+    package static func exit(_ status: Int32) -> Never {
+        system_exit(status)
+    }
+}
+
+/// What a path names, for commands that check a path before using it.
+package enum PathKind: Sendable, Equatable {
+    case regularFile
+    case directory
+    case other
+
+    /// The kind of what `path` names (following symbolic links), or `nil`
+    /// when nothing is there or it cannot be inspected.
+    package static func of(_ path: String) -> PathKind? {
+        guard let status = (try? FileSystem.status(ofPath: path)) ?? nil else { return nil }
+        return status.isRegularFile ? .regularFile : status.isDirectory ? .directory : .other
+    }
+}
+
+/// Free space, for commands that must not start what the disk cannot hold
+/// (`forget` rewrites the log beside itself).
+package enum DiskSpace {
+    /// The bytes this process may still write on the file system holding
+    /// `path` (`statvfs(2)`), or `nil` when it cannot be asked.
+    package static func availableBytes(onFileSystemOf path: String) -> Int64? {
+        FileSystem.availableBytes(onFileSystemOf: path)
+    }
+}
+
+extension FileIdentity {
+    /// The identity of the file `path` names now (following symbolic links),
+    /// or `nil` when nothing is there: compare with a held file's identity to
+    /// ask "does this path still name the file I hold?".
+    package static func ofPath(_ path: String) -> FileIdentity? {
+        FileSystem.identity(ofPath: path)
+    }
+}
+
+extension LogFile {
+    /// The identity (device, inode) of the open file, for snapshot stamps and
+    /// for noticing that the log's path now names another file.
+    ///
+    /// - Throws: `DuneEventsError` `.io` if `fstat` fails or the file is closed.
+    package var identity: FileIdentity {
+        get throws(DuneEventsError) { try status().identity }
+    }
+}

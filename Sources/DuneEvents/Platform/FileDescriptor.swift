@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
+#endif
+
+/// An open file descriptor and the handful of system calls the log needs
+/// (swift-system's `FileDescriptor`, cut down to what `LogFile` uses).
+///
+/// Every call retries on `EINTR` and throws `Errno`; mapping to
+/// `DuneEventsError` happens one level up, where the path is known. The value
+/// does not own the descriptor: whoever opened it closes it (`LogFile`).
+struct FileDescriptor: Sendable, Hashable {
+    let rawValue: CInt
+
+    init(rawValue: CInt) {
+        self.rawValue = rawValue
+    }
+
+    // MARK: - Open and close
+
+    /// How a file is opened; the platform's `O_*` flags stay in this folder.
+    enum Access: Sendable {
+        /// `O_RDONLY`.
+        case readOnly
+        /// `O_RDONLY | O_NONBLOCK`: the open itself cannot block on a FIFO.
+        case readOnlyNonBlocking
+        /// `O_RDWR | O_APPEND`: the log's writer.
+        case readWriteAppend
+        /// `O_WRONLY`.
+        case writeOnly
+        /// `O_RDONLY | O_DIRECTORY`: to `fsync` a directory.
+        case directory
+
+        var flags: CInt {
+            switch self {
+            case .readOnly: O_RDONLY
+            case .readOnlyNonBlocking: O_RDONLY | O_NONBLOCK
+            case .readWriteAppend: O_RDWR | O_APPEND
+            case .writeOnly: O_WRONLY
+            case .directory: O_RDONLY | O_DIRECTORY
+            }
+        }
+    }
+
+    /// Opens an existing file with `O_CLOEXEC` (always: a log descriptor must
+    /// never leak into a child process, where it would keep the lock alive).
+    /// Files are created only by ``FileSystem/createFile(_:access:ifExists:protection:)``.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - access: Read, append, write or directory.
+    static func open(_ path: String, _ access: Access) throws(Errno) -> FileDescriptor {
+        try open(path, flags: access.flags, permissions: 0)
+    }
+
+    /// `open(2)` with `flags | O_CLOEXEC`; for this folder only.
+    static func open(_ path: String, flags: CInt, permissions: mode_t) throws(Errno) -> FileDescriptor {
+        let raw = try retryingOnInterrupt { system_open(path, flags | O_CLOEXEC, permissions) }
+        return FileDescriptor(rawValue: raw)
+    }
+
+    /// Closes the descriptor. Never retried: on Linux the descriptor is
+    /// released even when `close` fails, and a retry could close a file some
+    /// other thread has just opened.
+    func close() throws(Errno) {
+        if system_close(rawValue) == -1 {
+            let failure = Errno.current
+            if failure != .interrupted { throw failure }
+        }
+    }
+
+    // MARK: - Read and write
+
+    /// One `pread(2)`: reads up to `buffer.count` bytes at `offset` without
+    /// moving the file offset.
+    ///
+    /// - Returns: The number of bytes read; `0` at end of file.
+    func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(Errno) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        return try retryingOnInterrupt { system_pread(rawValue, base, buffer.count, offset) }
+    }
+
+    /// One `read(2)` at the file offset (for pipes and stdin, which `pread`
+    /// cannot read).
+    ///
+    /// - Returns: The number of bytes read; `0` at end of file.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        return try retryingOnInterrupt { system_read(rawValue, base, buffer.count) }
+    }
+
+    /// One `write(2)`.
+    ///
+    /// - Returns: The number of bytes written, possibly fewer than asked.
+    func write(_ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        return try retryingOnInterrupt { system_write(rawValue, base, buffer.count) }
+    }
+
+    /// A single-call write function, the seam `LogFile` uses so tests can
+    /// make a write fail part-way.
+    typealias WriteFunction = @Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int
+
+    /// The real `write(2)`.
+    static let systemWrite: WriteFunction = { descriptor, buffer throws(Errno) in
+        try descriptor.write(buffer)
+    }
+
+    /// Writes every byte of `buffer`, looping over short writes.
+    ///
+    /// A short write followed by a failing one (disk full, `EFBIG` past the
+    /// file size limit, `EIO`) throws the failure; some bytes may already be
+    /// in the file, and the caller decides how to roll back.
+    ///
+    /// - Parameter write: The single-call write (the real one unless testing).
+    func writeAll(_ buffer: UnsafeRawBufferPointer, using write: WriteFunction = systemWrite) throws(Errno) {
+        var written = 0
+        while written < buffer.count {
+            let rest = UnsafeRawBufferPointer(rebasing: buffer[written...])
+            let count = try write(self, rest)
+            // A regular file never accepts 0 bytes of a non-empty write; treat
+            // it as an I/O error instead of spinning.
+            guard count > 0 else { throw Errno.ioError }
+            written += count
+        }
+    }
+
+    /// `pread`s exactly `buffer.count` bytes at `offset`.
+    ///
+    /// - Throws: `Errno` on failure, `EIO` if the file ends first (it shrank
+    ///   under us).
+    func readExactly(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(Errno) {
+        var done = 0
+        while done < buffer.count {
+            let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), atOffset: offset + done)
+            guard count > 0 else { throw Errno.ioError }
+            done += count
+        }
+    }
+
+    // MARK: - Durability, size, locks
+
+    /// Data and metadata on stable storage: `fsync(2)` on Linux; on Darwin
+    /// `fcntl(F_FULLFSYNC)` with an `fsync` fallback (see `system_fullSync`).
+    func sync() throws(Errno) {
+        _ = try retryingOnInterrupt { system_fullSync(rawValue) }
+    }
+
+    /// Puts the file's data on stable storage, the platform's strongest way:
+    /// `fdatasync(2)` on Linux; `fcntl(F_FULLFSYNC)`, falling back to `fsync`
+    /// when the file system refuses it, on Darwin (see `system_durableSync`).
+    /// An acknowledged append is one this returned for.
+    func durableSync() throws(Errno) {
+        _ = try retryingOnInterrupt { system_durableSync(rawValue) }
+    }
+
+    /// Applies a Data Protection class (iOS, watchOS, tvOS, visionOS);
+    /// accepted and ignored on macOS and Linux.
+    func setProtection(_ protection: FileProtection) throws(Errno) {
+        _ = try retryingOnInterrupt { system_setProtectionClass(rawValue, protection.protectionClass) }
+    }
+
+    /// `ftruncate(2)`.
+    func resize(to size: Int) throws(Errno) {
+        _ = try retryingOnInterrupt { system_ftruncate(rawValue, size) }
+    }
+
+    /// `fstat(2)`.
+    func status() throws(Errno) -> FileStatus {
+        var info = stat()
+        _ = try retryingOnInterrupt { system_fstat(rawValue, &info) }
+        return FileStatus(info)
+    }
+
+    /// Whether another open file description holds an exclusive `flock` on
+    /// this file right now: asks for `LOCK_SH | LOCK_NB` and gives it back
+    /// at once. `false` when the file is not locked or cannot be asked.
+    func isLockedExclusivelyElsewhere() -> Bool {
+        if system_flock(rawValue, LOCK_SH | LOCK_NB) == 0 {
+            _ = system_flock(rawValue, LOCK_UN)
+            return false
+        }
+        return Errno.current == .wouldBlock
+    }
+
+    /// `flock(2)` with `LOCK_EX`, or `LOCK_EX | LOCK_NB` when `blocking` is false.
+    ///
+    /// `flock` locks belong to the open file description: a second `open` of
+    /// the same file, even in the same process, conflicts with this one.
+    ///
+    /// - Throws: `Errno.wouldBlock` when not blocking and another description
+    ///   holds the lock.
+    func lockExclusive(blocking: Bool) throws(Errno) {
+        let operation = blocking ? LOCK_EX : LOCK_EX | LOCK_NB
+        _ = try retryingOnInterrupt { system_flock(rawValue, operation) }
+    }
+
+    /// `fchmod(2)`.
+    func setPermissions(_ permissions: mode_t) throws(Errno) {
+        _ = try retryingOnInterrupt { system_fchmod(rawValue, permissions) }
+    }
+}
+
+// MARK: - File status
+
+/// The parts of `struct stat` the log looks at.
+struct FileStatus: Sendable, Equatable {
+    var size: Int
+    /// The file type bits (`S_IFMT`) of `st_mode`.
+    var type: mode_t
+    /// The permission bits (`0o7777`) of `st_mode`.
+    var permissions: mode_t
+    /// Which file this is: device and inode.
+    var identity: FileIdentity
+
+    init(_ info: stat) {
+        size = Int(info.st_size)
+        type = info.st_mode & S_IFMT
+        permissions = info.st_mode & 0o7777
+        // `st_dev` is a 32-bit signed `dev_t` on Darwin, 64-bit unsigned on Linux.
+        identity = FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
+    var isRegularFile: Bool { type == S_IFREG }
+    var isDirectory: Bool { type == S_IFDIR }
+}
+
+// MARK: - File identity
+
+/// Which file a descriptor or path names: its device and inode numbers.
+///
+/// Two paths, or a path and an open descriptor, name the same file exactly
+/// when their identities are equal; a log replaced by `mv` or recreated gets
+/// a new identity. `tail --follow` uses it to notice a replaced log, and
+/// snapshots are stamped with it.
+package struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
+    /// `st_dev`.
+    package var device: UInt64
+    /// `st_ino`.
+    package var inode: UInt64
+
+    package init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
+    package var description: String { "device \(device), inode \(inode)" }
+}

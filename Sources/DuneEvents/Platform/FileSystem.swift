@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
+#endif
+
+/// Path-level system calls: creating files, `stat`, `mkdir -p`, `rename`,
+/// `unlink`, directory `fsync`, free space.
+///
+/// Like `FileDescriptor`, everything here retries on `EINTR`; functions that
+/// know enough context throw `DuneEventsError` directly.
+enum FileSystem {
+    /// The directory holding `path`: `"."` for a bare file name, `"/"` for a
+    /// file in the root. Trailing slashes are ignored.
+    static func parentDirectory(of path: String) -> String {
+        var bytes = Array(path.utf8)
+        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        var parent = bytes[..<slash]
+        while parent.count > 1, parent.last == UInt8(ascii: "/") { parent.removeLast() }
+        return parent.isEmpty ? "/" : String(decoding: parent, as: UTF8.self)
+    }
+
+    /// `stat(2)` (follows symbolic links).
+    ///
+    /// - Returns: The status, or `nil` if nothing exists at `path`.
+    static func status(ofPath path: String) throws(Errno) -> FileStatus? {
+        var info = stat()
+        while system_stat(path, &info) == -1 {
+            let failure = Errno.current
+            if failure == .noSuchFile { return nil }
+            if failure != .interrupted { throw failure }
+        }
+        return FileStatus(info)
+    }
+
+    /// `mkdir -p` with `permissions` for every directory it creates, each made
+    /// durable by an `fsync` of its parent.
+    ///
+    /// - Throws: `DuneEventsError` `.io` if a directory cannot be created or a
+    ///   path component exists and is not a directory.
+    static func createDirectories(_ path: String, permissions: mode_t = 0o700) throws(DuneEventsError) {
+        let existing: FileStatus?
+        do throws(Errno) {
+            existing = try status(ofPath: path)
+        } catch {
+            throw DuneEventsError(error, during: .createDirectory, path: path)
+        }
+        if let existing {
+            guard existing.isDirectory else {
+                throw DuneEventsError(.io, "cannot create the directory '\(path)': a file with that name exists; move it or choose another path",
+                                      location: .init(path: path))
+            }
+            return
+        }
+        let parent = parentDirectory(of: path)
+        if parent != path { try createDirectories(parent, permissions: permissions) }
+        while system_mkdir(path, permissions) == -1 {
+            let failure = Errno.current
+            if failure == .fileExists { return }  // created concurrently: fine
+            if failure != .interrupted { throw DuneEventsError(failure, during: .createDirectory, path: path) }
+        }
+        // mkdir applies the umask; make the mode exactly what was asked.
+        _ = system_chmod(path, permissions)
+        do throws(Errno) {
+            try syncDirectory(parent)
+        } catch {
+            throw DuneEventsError(error, during: .syncDirectory, path: parent)
+        }
+    }
+
+    /// Makes the entries of directory `path` durable: `open(O_RDONLY | O_DIRECTORY)`,
+    /// `fsync`, `close`. Needed after creating, renaming or removing a file in it.
+    static func syncDirectory(_ path: String) throws(Errno) {
+        let directory = try FileDescriptor.open(path, .directory)
+        do throws(Errno) {
+            try directory.sync()
+        } catch {
+            try? directory.close()
+            throw error
+        }
+        try directory.close()
+    }
+
+    // MARK: - Creating files
+
+    /// What ``createFile(_:access:ifExists:protection:)`` does when `path` exists.
+    enum ExistingFile: Sendable {
+        /// Fail with `EEXIST` (`O_EXCL`): the log, side files.
+        case fail
+        /// Empty it (`O_TRUNC`): temporary files, exports.
+        case truncate
+    }
+
+    /// Creates a file: the one way DuneEvents creates every file it writes
+    /// (the log, its checkpoint, torn-tail side files, temporary files, read
+    /// models, exports, snapshots).
+    ///
+    /// The file is created with mode 0600 (health data; the umask can only
+    /// make it stricter) and `O_CLOEXEC`, then given `protection`. The caller
+    /// makes the new entry durable with ``syncDirectory(_:)`` when it needs to.
+    ///
+    /// - Parameters:
+    ///   - path: The file to create.
+    ///   - access: `.readWriteAppend` (the log) or `.writeOnly`.
+    ///   - ifExists: Fail, or truncate an existing file.
+    ///   - protection: The Data Protection class; applied on iOS, watchOS,
+    ///     tvOS and visionOS, accepted and ignored on macOS and Linux.
+    /// - Returns: The open descriptor; the caller closes it.
+    /// - Throws: `Errno` from `open(2)` or `fcntl(2)`; on a failed `fcntl`
+    ///   the new file is closed and removed.
+    static func createFile(_ path: String, access: FileDescriptor.Access, ifExists: ExistingFile,
+                           protection: FileProtection) throws(Errno) -> FileDescriptor {
+        let flags = access.flags | O_CREAT | (ifExists == .fail ? O_EXCL : O_TRUNC)
+        let descriptor = try FileDescriptor.open(path, flags: flags, permissions: 0o600)
+        do throws(Errno) {
+            try descriptor.setProtection(protection)
+        } catch {
+            try? descriptor.close()
+            _ = system_unlink(path)
+            throw error
+        }
+        return descriptor
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, `durableSync`s it,
+    /// renames it over `path` and syncs the directory: readers see the old
+    /// file or the new one, never a part.
+    ///
+    /// - Throws: `Errno` from any step; the temporary file is removed.
+    static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, protection: FileProtection) throws(Errno) {
+        let temporary = path + ".tmp-\(ProcessIdentity.current)"
+        let descriptor = try createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
+        do throws(Errno) {
+            try descriptor.writeAll(bytes)
+            try descriptor.durableSync()
+            try descriptor.close()
+        } catch {
+            try? descriptor.close()
+            _ = system_unlink(temporary)
+            throw error
+        }
+        do throws(Errno) {
+            try rename(temporary, to: path)
+        } catch {
+            _ = system_unlink(temporary)
+            throw error
+        }
+        try syncDirectory(parentDirectory(of: path))
+    }
+
+    // MARK: - Names
+
+    /// `rename(2)`: atomically replaces `destination` with `source`.
+    static func rename(_ source: String, to destination: String) throws(Errno) {
+        _ = try retryingOnInterrupt { system_rename(source, destination) }
+    }
+
+    /// `unlink(2)`; a missing file is not an error.
+    static func remove(_ path: String) throws(Errno) {
+        while system_unlink(path) == -1 {
+            let failure = Errno.current
+            if failure == .noSuchFile { return }
+            if failure != .interrupted { throw failure }
+        }
+    }
+
+    /// The identity (device, inode) of the file `path` names now, following
+    /// symbolic links; `nil` if nothing is there or it cannot be inspected.
+    static func identity(ofPath path: String) -> FileIdentity? {
+        (try? status(ofPath: path))??.identity
+    }
+
+    /// The bytes this process may still write on the file system holding
+    /// `path` (`statvfs(2)`: `f_bavail * f_frsize`), or `nil` if it cannot be
+    /// asked. Declared in PrivacyInfo.xcprivacy (disk space, E174.1).
+    static func availableBytes(onFileSystemOf path: String) -> Int64? {
+        system_availableBytes(path)
+    }
+}

@@ -1,0 +1,218 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
+#endif
+
+// The raw system calls DuneEvents makes, one thin function each, in the
+// manner of swift-system's `Internals/Syscalls.swift`: the only place outside
+// this folder's types that names a C function. They return the C result
+// (`-1` with `errno` set on failure); `retryingOnInterrupt` and `Errno`
+// (Errno.swift) turn that into Swift errors, once.
+//
+// Where Linux and Darwin differ, the comment says so; README.md ("Platforms")
+// lists each such call.
+
+@inline(__always)
+func system_open(_ path: UnsafePointer<CChar>, _ flags: CInt, _ mode: mode_t) -> CInt {
+    open(path, flags, mode)
+}
+
+@inline(__always)
+func system_close(_ fd: CInt) -> CInt {
+    close(fd)
+}
+
+@inline(__always)
+func system_read(_ fd: CInt, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+@inline(__always)
+func system_pread(_ fd: CInt, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) -> Int {
+    pread(fd, buffer, count, off_t(offset))
+}
+
+@inline(__always)
+func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
+
+/// Data *and* metadata on stable storage (a truncation, a new side file, a
+/// directory's entries).
+///
+/// - Linux: `fsync(2)`.
+/// - Darwin: `fcntl(fd, F_FULLFSYNC)`, falling back to `fsync(2)` when the
+///   file system refuses it: plain `fsync` leaves the data in the drive's
+///   cache, where a power loss can drop it or reorder it after later writes.
+@inline(__always)
+func system_fullSync(_ fd: CInt) -> CInt {
+    #if canImport(Darwin)
+    if fcntl(fd, F_FULLFSYNC) != -1 { return 0 }
+    return fsync(fd)
+    #else
+    return fsync(fd)
+    #endif
+}
+
+/// The cheapest call that puts an appended file's data on stable storage.
+///
+/// - Linux: `fdatasync(2)`: the data and the metadata needed to read it back
+///   (the size), which is all an append needs.
+/// - Darwin: `fsync(2)` only moves data to the drive, whose cache may still
+///   lose it on power failure; `fcntl(fd, F_FULLFSYNC)` asks the drive to
+///   flush its cache too (fcntl(2), "F_FULLFSYNC"). Some file systems (network
+///   and FUSE mounts, some external drives) refuse it; then fall back to
+///   `fsync`, as SQLite's `PRAGMA fullfsync` does.
+@inline(__always)
+func system_durableSync(_ fd: CInt) -> CInt {
+    #if canImport(Darwin)
+    return system_fullSync(fd)  // Darwin has no fdatasync
+    #else
+    return fdatasync(fd)
+    #endif
+}
+
+@inline(__always)
+func system_ftruncate(_ fd: CInt, _ size: Int) -> CInt {
+    ftruncate(fd, off_t(size))
+}
+
+@inline(__always)
+func system_fstat(_ fd: CInt, _ info: inout stat) -> CInt {
+    fstat(fd, &info)
+}
+
+@inline(__always)
+func system_stat(_ path: UnsafePointer<CChar>, _ info: inout stat) -> CInt {
+    stat(path, &info)
+}
+
+@inline(__always)
+func system_flock(_ fd: CInt, _ operation: CInt) -> CInt {
+    flock(fd, operation)
+}
+
+@inline(__always)
+func system_fchmod(_ fd: CInt, _ mode: mode_t) -> CInt {
+    fchmod(fd, mode)
+}
+
+@inline(__always)
+func system_chmod(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> CInt {
+    chmod(path, mode)
+}
+
+@inline(__always)
+func system_mkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> CInt {
+    mkdir(path, mode)
+}
+
+@inline(__always)
+func system_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> CInt {
+    rename(from, to)
+}
+
+@inline(__always)
+func system_unlink(_ path: UnsafePointer<CChar>) -> CInt {
+    unlink(path)
+}
+
+@inline(__always)
+func system_isatty(_ fd: CInt) -> Bool {
+    isatty(fd) == 1
+}
+
+@inline(__always)
+func system_getpid() -> CInt {
+    getpid()
+}
+
+/// `statvfs(2)`: the bytes an unprivileged process may still write on the
+/// file system holding `path` (`f_bavail * f_frsize`). The field types differ
+/// (Darwin's `f_bavail` is 32-bit), hence the conversions.
+func system_availableBytes(_ path: UnsafePointer<CChar>) -> Int64? {
+    var info = statvfs()
+    guard statvfs(path, &info) == 0 else { return nil }
+    return Int64(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
+}
+
+/// Sets a Data Protection class on an open file (fcntl(2)
+/// `F_SETPROTECTIONCLASS`). Only iOS, watchOS, tvOS and visionOS devices
+/// protect files by class; elsewhere (macOS, Linux, and the simulators, whose
+/// files live on the Mac's disk and are not protected by class) this does
+/// nothing and returns 0.
+@inline(__always)
+func system_setProtectionClass(_ fd: CInt, _ protectionClass: CInt) -> CInt {
+    #if canImport(Darwin) && (os(iOS) || os(watchOS) || os(tvOS) || os(visionOS)) && !targetEnvironment(simulator)
+    return fcntl(fd, F_SETPROTECTIONCLASS, protectionClass)
+    #else
+    return 0
+    #endif
+}
+
+/// `errno` of the calling thread.
+@inline(__always)
+func system_errno() -> CInt {
+    errno
+}
+
+/// `strerror(3)`.
+func system_strerror(_ code: CInt) -> String {
+    guard let text = strerror(code) else { return "errno \(code)" }
+    return String(cString: text)
+}
+
+/// The first `byte` in `base[0..<count]` (`memchr(3)`: vectorized by the C
+/// library, several times faster than a Swift byte loop on long lines).
+@inline(__always)
+func system_memchr(_ base: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
+    guard let found = memchr(base, CInt(byte), count) else { return nil }
+    return UnsafeRawPointer(found)
+}
+
+// MARK: - Clocks
+
+/// `clock_gettime(CLOCK_REALTIME)`: seconds and nanoseconds since 1970.
+func system_realtime() -> (seconds: Int64, nanoseconds: Int64) {
+    var spec = timespec()
+    _ = clock_gettime(CLOCK_REALTIME, &spec)
+    return (Int64(spec.tv_sec), Int64(spec.tv_nsec))
+}
+
+/// `clock_gettime(CLOCK_MONOTONIC)` in nanoseconds.
+func system_monotonicNanoseconds() -> UInt64 {
+    var spec = timespec()
+    _ = clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+}
+
+// MARK: - Process
+
+/// `getenv(3)`, as a `String`; `nil` when unset or not UTF-8.
+func system_environment(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(validatingCString: value)
+}
+
+/// Ignores SIGPIPE (a closed stdout becomes an `EPIPE` write error) and
+/// SIGXFSZ (a write past `ulimit -f` fails with `EFBIG` instead of killing
+/// the process).
+func system_ignoreBrokenPipeAndFileSizeSignals() {
+    _ = signal(SIGPIPE, SIG_IGN)
+    _ = signal(SIGXFSZ, SIG_IGN)
+}
+
+/// `exit(3)`.
+func system_exit(_ status: CInt) -> Never {
+    exit(status)
+}
+
+/// `sysconf(_SC_NPROCESSORS_ONLN)`.
+func system_processorCount() -> Int {
+    sysconf(CInt(_SC_NPROCESSORS_ONLN))
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
+#endif
+
+/// A zero-filled block of memory for large hash tables (the projections'
+/// sample index), freed when the value goes away.
+///
+/// Blocks of 2 MiB and more are mapped anonymously (`mmap(2)`, zero-filled by
+/// the kernel, so nothing is written until a page is touched). On Linux they
+/// are aligned to 2 MiB and given `madvise(MADV_HUGEPAGE)`: transparent huge
+/// pages cut the TLB misses of random probes. Darwin has no such advice;
+/// there the mapping is used as it is. Smaller blocks, and any block whose
+/// mapping fails, come from the allocator and are zeroed here.
+///
+/// `@unchecked Sendable`: the memory is written only by the owner of the only
+/// reference (the projection's index copies a shared table before writing),
+/// exactly like an array's buffer.
+package final class ZeroedMemory: @unchecked Sendable {
+    /// The first byte; `byteCount` zero bytes when created.
+    package let base: UnsafeMutableRawPointer
+    /// The usable size in bytes.
+    package let byteCount: Int
+    private let mapping: UnsafeMutableRawPointer?
+    private let mappingLength: Int
+
+    private static let hugePage = 2 << 20
+
+    /// - Parameter byteCount: The size; rounded up to at least 1.
+    package init(byteCount requested: Int) {
+        let byteCount = max(1, requested)
+        self.byteCount = byteCount
+        if byteCount >= Self.hugePage,
+           let mapped = mmap(nil, byteCount + Self.hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+           mapped != MAP_FAILED {
+            let aligned = (Int(bitPattern: mapped) + Self.hugePage - 1) & ~(Self.hugePage - 1)
+            let start = UnsafeMutableRawPointer(bitPattern: aligned) ?? mapped
+            #if os(Linux)
+            _ = madvise(start, byteCount, MADV_HUGEPAGE)  // advice only: failure is harmless
+            #endif
+            mapping = mapped
+            mappingLength = byteCount + Self.hugePage
+            base = start
+        } else {
+            mapping = nil
+            mappingLength = 0
+            base = .allocate(byteCount: byteCount, alignment: 64)
+            base.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        }
+    }
+
+    deinit {
+        if let mapping {
+            _ = munmap(mapping, mappingLength)
+        } else {
+            base.deallocate()
+        }
+    }
+}

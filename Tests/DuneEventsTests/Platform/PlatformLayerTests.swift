@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import DuneEvents
+
+/// The platform layer's own promises: files are created 0600, identities
+/// tell files apart, durable sync and atomic replacement work, free space is known.
+@Suite struct PlatformLayerTests {
+    private func scratchDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "dune-platform-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test(arguments: FileProtection.allCases)
+    func createdFilesAreMode0600WhateverTheProtectionClass(protection: FileProtection) throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/created"
+        let descriptor = try FileSystem.createFile(path, access: .writeOnly, ifExists: .fail, protection: protection)
+        defer { try? descriptor.close() }
+        try Array("x\n".utf8).withUnsafeBytes { try descriptor.writeAll($0) }
+        try descriptor.durableSync()
+        let status = try descriptor.status()
+        #expect(status.permissions == 0o600)
+        #expect(status.size == 2)
+        #expect(throws: Errno.fileExists) {
+            try FileSystem.createFile(path, access: .writeOnly, ifExists: .fail, protection: protection)
+        }
+    }
+
+    @Test func identityChangesWhenThePathNamesAnotherFile() throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = try LogFile.openForAppend(path: directory + "/events.jsonl")
+        let held = try log.identity
+        #expect(FileIdentity.ofPath(directory + "/events.jsonl") == held)
+        try AtomicFile.write(Array("new\n".utf8), to: directory + "/events.jsonl")
+        let replaced = try #require(FileIdentity.ofPath(directory + "/events.jsonl"))
+        #expect(replaced != held)
+        #expect(FileIdentity.ofPath(directory + "/missing") == nil)
+        #expect(try String(contentsOfFile: directory + "/events.jsonl", encoding: .utf8) == "new\n")
+        #expect(PathKind.of(directory + "/events.jsonl") == .regularFile)
+        #expect(PathKind.of(directory) == .directory)
+    }
+
+    @Test func availableBytesIsPositiveOnAWritableDisk() throws {
+        let available = try #require(DiskSpace.availableBytes(onFileSystemOf: NSTemporaryDirectory()))
+        #expect(available > 0)
+        #expect(DiskSpace.availableBytes(onFileSystemOf: "/no/such/dir-\(UUID().uuidString)") == nil)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+/// Keeps the platform rule of STYLE.md ("Files and syscalls: one platform
+/// layer") and RULES.md: only `Sources/DuneEvents/Platform/` talks to libc,
+/// the core and the projections import the standard library only.
+///
+/// A grep for `import Glibc` is not enough: Foundation re-exports Glibc on
+/// Linux, so a file that imports Foundation can call `fsync` unqualified.
+/// Hence a per-file allow-list of imports, checked on every `.swift` file
+/// under `Sources/` and `Tests/`.
+@Suite struct ImportRulesTests {
+    /// The C library modules.
+    static let libc: Set<String> = ["Glibc", "Musl", "Darwin"]
+    /// Foundation and its parts.
+    static let foundation: Set<String> = ["Foundation", "FoundationEssentials", "FoundationXML", "FoundationNetworking"]
+
+    /// The pure core: these folders of DuneEvents, the input parser, and all of DuneProjections.
+    static let coreFolders = ["Sources/DuneEvents/Model/", "Sources/DuneEvents/Codec/", "Sources/DuneEvents/Deciders/",
+                              "Sources/DuneEvents/Batch/", "Sources/DuneProjections/"]
+    /// Input parsing, inside the otherwise I/O-doing Input folder.
+    static let corePrefixes = ["Sources/DuneEvents/Input/InputParser"]
+    /// What the core may import.
+    static let coreImports: Set<String> = ["Swift", "DuneEvents", "Synchronization"]
+
+    /// The files of Sources that run threads and so may import Dispatch.
+    static let dispatchFiles: Set<String> = [
+        "Sources/DuneEvents/Input/IngestSession+ParseAhead.swift",
+        "Sources/DuneEvents/Log/EventLog.swift",
+        "Sources/DuneEvents/Log/LogReader+Batches.swift",
+        "Sources/DuneEvents/Log/LogReader+EventBatches.swift",
+        "Sources/DuneEvents/Support/BlockingProducer.swift",
+        "Sources/DuneEvents/Support/DispatchQueueExecutor.swift",
+    ]
+    /// The files of Sources allowed Foundation: none (rebuild and report write through the layer).
+    static let foundationFiles: Set<String> = []
+    /// What any file of Sources may import, besides the lists above.
+    static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "Synchronization"]
+    /// What any test file may import; libc only under `#if canImport(<module>)`.
+    static let testImports: Set<String> = Set(["Swift", "Testing", "XCTest", "DuneEvents", "DuneProjections", "dune_replay",
+                                           "Synchronization", "Dispatch"]).union(foundation)
+
+    @Test func everyFileImportsOnlyWhatItsFolderAllows() throws {
+        let violations = try Self.violations(in: Self.packageRoot())
+        #expect(violations.isEmpty, "\(violations.count) import rule violation(s):\n\(violations.joined(separator: "\n"))")
+    }
+
+    @Test func theCheckerSeesEveryKindOfViolation() {
+        let core = "Sources/DuneEvents/Model/Scratch.swift"
+        #expect(Self.violations(path: core, text: "import Glibc\n").count == 1)
+        #expect(Self.violations(path: core, text: "@preconcurrency import Glibc\n").count == 1)
+        #expect(Self.violations(path: core, text: "import Foundation\n").count == 1)
+        #expect(Self.violations(path: core, text: "import Dispatch\n").count == 1)
+        #expect(Self.violations(path: core, text: "let x = " + "Darwin" + ".sqrt(2.0)\n").count == 1)  // split: this file must not hold the pattern
+        #expect(Self.violations(path: core, text: "import Synchronization\n").isEmpty)
+        let platform = "Sources/DuneEvents/Platform/Scratch.swift"
+        #expect(Self.violations(path: platform, text: "#if canImport(Glibc)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#endif\n").isEmpty)
+        #expect(Self.violations(path: platform, text: "import Glibc\n").count == 1)
+        let test = "Tests/DuneEventsTests/Scratch.swift"
+        #expect(Self.violations(path: test, text: "import Glibc\n").count == 1)
+        #expect(Self.violations(path: test, text: "#if canImport(Glibc)\nimport Glibc\n#endif\n").isEmpty)
+        #expect(Self.violations(path: test, text: "let s = \"\"\"\n    import json\n    \"\"\"\n").isEmpty)
+    }
+
+    // MARK: - The checker
+
+    /// The package root: three levels above this file (Tests/DuneEventsTests/Rules/).
+    static func packageRoot() -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Every violation in the `.swift` files under `root/Sources` and `root/Tests`, as `path:line: reason`.
+    static func violations(in root: URL) throws -> [String] {
+        var found: [String] = []
+        var checked = 0
+        for folder in ["Sources", "Tests"] {
+            let base = root.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(atPath: base.path) else { continue }
+            for case let relative as String in walker where relative.hasSuffix(".swift") {
+                let path = "\(folder)/\(relative)"
+                let text = try String(contentsOf: base.appendingPathComponent(relative), encoding: .utf8)
+                found += violations(path: path, text: text)
+                checked += 1
+            }
+        }
+        if checked < 100 { found.append("only \(checked) Swift files found under \(root.path): is the package root right?") }
+        return found.sorted()
+    }
+
+    /// The violations in one file, given its path relative to the package root.
+    static func violations(path: String, text: String) -> [String] {
+        let isSource = path.hasPrefix("Sources/")
+        let isPlatform = path.hasPrefix("Sources/DuneEvents/Platform/")
+        let isCore = coreFolders.contains { path.hasPrefix($0) } || corePrefixes.contains { path.hasPrefix($0) }
+        var found: [String] = []
+        var conditions: [String] = []   // the active `#if`/`#elseif` branch conditions, outermost first
+        var inMultilineString = false
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let at = "\(path):\(index + 1)"
+            if line.components(separatedBy: "\"\"\"").count % 2 == 0 { inMultilineString.toggle(); continue }
+            if inMultilineString || line.hasPrefix("//") { continue }
+            if line.hasPrefix("#if ") { conditions.append(String(line.dropFirst(4))); continue }
+            if line.hasPrefix("#elseif ") { conditions[conditions.count - 1] = String(line.dropFirst(8)); continue }
+            if line == "#else" || line.hasPrefix("#else ") { conditions[conditions.count - 1] = "#else"; continue }
+            if line.hasPrefix("#endif") { _ = conditions.popLast(); continue }
+
+            func guarded(_ module: String) -> Bool {
+                conditions.contains { $0.contains("canImport(\(module))") && !$0.contains("!canImport(\(module))") }
+            }
+            // Qualified uses: `Glibc.write(…)` compiles only where Glibc does.
+            for module in libc where line.range(of: "\\b\(module)\\.", options: .regularExpression) != nil {
+                if isSource && !isPlatform {
+                    found.append("\(at): uses '\(module).' outside Sources/DuneEvents/Platform/; call the platform layer")
+                } else if !guarded(module) {
+                    found.append("\(at): uses '\(module).' outside '#if canImport(\(module))'")
+                }
+            }
+            guard let module = importedModule(line) else { continue }
+            let allowed: Bool
+            var reason = ""
+            if libc.contains(module) {
+                if isSource && !isPlatform {
+                    allowed = false
+                    reason = "only Sources/DuneEvents/Platform/ imports libc; call the platform layer"
+                } else {
+                    allowed = guarded(module)
+                    reason = "put 'import \(module)' under '#if canImport(\(module))'"
+                }
+            } else if !isSource {
+                allowed = testImports.contains(module)
+                reason = "tests import only \(testImports.sorted().joined(separator: ", ")) (and libc under #if canImport)"
+            } else if isCore {
+                allowed = coreImports.contains(module) || (module == "Dispatch" && dispatchFiles.contains(path))
+                reason = "the pure core (Model, Codec, Deciders, Batch, input parsing, DuneProjections) imports only the standard library, Synchronization and DuneEvents"
+            } else if foundation.contains(module) {
+                allowed = foundationFiles.contains(path)
+                reason = "Foundation is allowed only in the files listed in ImportRulesTests.foundationFiles"
+            } else if module == "Dispatch" {
+                allowed = dispatchFiles.contains(path)
+                reason = "Dispatch is allowed only where threads are run (ImportRulesTests.dispatchFiles)"
+            } else {
+                allowed = sourceImports.contains(module)
+                reason = "Sources import only \(sourceImports.sorted().joined(separator: ", ")) and the listed exceptions"
+            }
+            if !allowed { found.append("\(at): 'import \(module)': \(reason)") }
+        }
+        return found
+    }
+
+    /// The module an import declaration names (`import X`, `@testable import X`,
+    /// `import struct X.Y`), or `nil` when the line is not one.
+    static func importedModule(_ line: String) -> String? {
+        var words = line.split(separator: " ").map(String.init)
+        while let first = words.first, first.hasPrefix("@") { words.removeFirst() }
+        guard words.first == "import", words.count >= 2 else { return nil }
+        let kinds: Set<String> = ["struct", "class", "enum", "protocol", "typealias", "func", "var", "let"]
+        let path = kinds.contains(words[1]) && words.count >= 3 ? words[2] : words[1]
+        return path.split(separator: ".").first.map(String.init)
+    }
+}
