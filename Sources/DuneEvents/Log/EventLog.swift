@@ -142,6 +142,14 @@ public actor EventLog {
     /// The seq of the last event in the log (0 when empty).
     public var lastSeq: Int { state.lastSeq }
 
+    /// The stamp of the log's current end (its identity, and the offset, seq
+    /// and CRC of its last line), for a cache taken now; `nil` when the log is
+    /// empty or closed.
+    package func stampAtEnd() -> LogStamp? {
+        guard let file else { return nil }
+        return LogStamp.atEnd(of: file, size: size, lastSeq: state.lastSeq)
+    }
+
     /// The deciders' current state (idempotency, refresh coordinator, tasks).
     public var ingestState: IngestState { state }
 
