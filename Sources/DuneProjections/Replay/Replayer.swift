@@ -90,11 +90,12 @@ public enum Replayer {
     /// - Throws: what ``replay(_:range:into:decoding:progress:)`` throws.
     /// - Complexity: O(n) in the events after the stamp.
     @discardableResult
-    package static func replayTail(_ reader: LogReader, after stamp: LogStamp, into projections: ProjectionSet) async throws -> Summary {
+    package static func replayTail(_ reader: LogReader, after stamp: LogStamp, into projections: ProjectionSet,
+                                   progress: (Summary) -> Void = { _ in }) async throws -> Summary {
         var summary = Summary(events: 0, throughSeq: stamp.lastSeq)
         let start = LogReader.Resumption(offset: stamp.offset, expectedSeq: stamp.lastSeq + 1)
         try await fold(reader.eventBatches(LogReader.Range(after: stamp.lastSeq), startingAt: start), into: projections,
-                       summary: &summary, progress: { _ in })
+                       summary: &summary, progress: progress)
         return summary
     }
 

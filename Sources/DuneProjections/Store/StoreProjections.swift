@@ -1,11 +1,11 @@
 import DuneEvents
 
-/// The store's four projection actors, always all four.
-struct StoreProjections: Sendable {
-    let readiness: ReadinessActor
-    let trends: TrendsActor
-    let weeklyStats: WeeklyStatsActor
-    let syncStatus: SyncStatusActor
+/// The four projection actors of a store (or of `report`), always all four.
+package struct StoreProjections: Sendable {
+    package let readiness: ReadinessActor
+    package let trends: TrendsActor
+    package let weeklyStats: WeeklyStatsActor
+    package let syncStatus: SyncStatusActor
 
     init(readiness: ReadinessActor = ReadinessActor(), trends: TrendsActor = TrendsActor(),
          weeklyStats: WeeklyStatsActor = WeeklyStatsActor(), syncStatus: SyncStatusActor = SyncStatusActor()) {
@@ -16,7 +16,7 @@ struct StoreProjections: Sendable {
     }
 
     /// The same actors as a ``ProjectionSet``, to replay into.
-    var set: ProjectionSet {
+    package var set: ProjectionSet {
         ProjectionSet(readiness: readiness, trends: trends, weeklyStats: weeklyStats, syncStatus: syncStatus)
     }
 
@@ -27,12 +27,12 @@ struct StoreProjections: Sendable {
     }
 
     /// What ``restore(logPath:usingSnapshot:)`` did.
-    struct Restored: Sendable {
-        var models: StoreProjections
+    package struct Restored: Sendable {
+        package var models: StoreProjections
         /// The seq of the snapshot it started from; 0 when it replayed the whole log.
-        var snapshotSeq: Int
+        package var snapshotSeq: Int
         /// Why a snapshot beside the log was not used, if one was not.
-        var warnings: [String]
+        package var warnings: [String]
     }
 
     /// The projections of the log at `logPath`: from its snapshot plus the
@@ -40,7 +40,8 @@ struct StoreProjections: Sendable {
     ///
     /// - Throws: `CancellationError` when the task is cancelled (nothing is
     ///   kept); `corruptLog` at a damaged line after the snapshot.
-    static func restore(logPath: String, usingSnapshot: Bool) async throws -> Restored {
+    package static func restore(logPath: String, usingSnapshot: Bool,
+                                progress: (Replayer.Summary) -> Void = { _ in }) async throws -> Restored {
         var warnings: [String] = []
         if usingSnapshot {
             // Reading the file blocks: on a thread of the library's, not the cooperative pool.
@@ -50,7 +51,7 @@ struct StoreProjections: Sendable {
             case .usable(let snapshot, let stamp):
                 let models = StoreProjections(await snapshot.restore())
                 try Task.checkCancellation()
-                try await Replayer.replayTail(try LogReader(path: logPath), after: stamp, into: models.set)
+                try await Replayer.replayTail(try LogReader(path: logPath), after: stamp, into: models.set, progress: progress)
                 return Restored(models: models, snapshotSeq: stamp.lastSeq, warnings: warnings)
             case .missing:
                 break
@@ -59,7 +60,7 @@ struct StoreProjections: Sendable {
             }
         }
         let models = StoreProjections()
-        try await models.catchUp(logPath: logPath)
+        try await Replayer.replay(try LogReader(path: logPath), into: models.set, progress: progress)
         return Restored(models: models, snapshotSeq: 0, warnings: warnings)
     }
 
