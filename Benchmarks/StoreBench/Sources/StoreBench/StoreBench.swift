@@ -3,6 +3,8 @@ import Foundation
 
 /// `StoreBench open LOG` — opens a store on LOG, reads readiness, closes;
 /// prints the wall time of open + first read in milliseconds.
+/// `StoreBench open-replay LOG` — the same with snapshots off: a full replay,
+/// and no snapshot written on close.
 ///
 /// `StoreBench append LOG N DURABILITY` — opens a store on LOG, appends N
 /// single HRV samples one call each, and prints p50 / p99 / max of the append
@@ -23,9 +25,9 @@ struct StoreBench {
         }
         let log = arguments[2]
         switch arguments[1] {
-        case "open":
+        case "open", "open-replay":
             let start = ContinuousClock.now
-            let store = try await DuneStore.open(at: log)
+            let store = try await DuneStore.open(at: log, options: DuneStore.Options(keepsSnapshots: arguments[1] == "open"))
             let readiness = await store.readiness
             let elapsed = milliseconds(since: start)
             print(String(format: "open+readiness %.1f ms (%d days, throughSeq %d)", elapsed, readiness.days.count, readiness.throughSeq))
