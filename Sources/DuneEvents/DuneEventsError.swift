@@ -22,6 +22,8 @@ public struct DuneEventsError: Error, Sendable, Equatable, CustomStringConvertib
         case inputUnavailable
         /// A write, fsync, truncate or other I/O call failed.
         case io
+        /// The store or log was closed, or suspended: open (or resume) it first.
+        case closed
     }
 
     /// Where in the data the error happened; every field is optional.

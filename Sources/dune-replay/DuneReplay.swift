@@ -117,7 +117,7 @@ extension ExitCode {
         case .invalidInput, .conflict, .corruptLog: self = .dataError
         case .logLocked: self = .tempFail
         case .inputUnavailable: self = .noInput
-        case .io: self = .ioError
+        case .io, .closed: self = .ioError
         }
     }
 }

@@ -26,6 +26,37 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(try cli.bytes(name))) as? [String: Any])
     }
 
+    @Test func aSecondReportStartsFromTheSnapshotTheFirstLeftAndPrintsTheSame() throws {
+        try withCLI { cli in
+            try Self.makeGeneratedLog(cli, days: 60)
+            let seq = try #require(try Self.json(cli, "out/readiness.json")["throughSeq"] as? Int)
+            let first = try cli.run(["report", "--log", "events.jsonl"])
+            #expect(first.status == 0 && first.stderr == "report: wrote events.jsonl.snapshot at seq \(seq) for the next run\n")
+            let second = try cli.run(["report", "--log", "events.jsonl"])
+            #expect(second.status == 0)
+            #expect(second.stderr == "report: started from events.jsonl.snapshot at seq \(seq), then replayed 0 later events\n")
+            #expect(second.stdout == first.stdout)
+
+            // Later events are replayed on top of the snapshot; the result equals a full replay.
+            try cli.write("more.jsonl", #"{"type":"sample","kind":"hrv","id":"LATE-1","start":"2026-03-06T06:00:00+01:00","end":"2026-03-06T06:01:00+01:00","value":61,"unit":"ms","source":"Apple Watch"}"# + "\n")
+            #expect(try cli.run(["ingest", "--log", "events.jsonl", "more.jsonl"]).status == 0)
+            let third = try cli.run(["report", "--log", "events.jsonl"])
+            #expect(third.stderr == "report: started from events.jsonl.snapshot at seq \(seq), then replayed 1 later events\n")
+            let full = try cli.run(["report", "--log", "events.jsonl", "--no-snapshot"])
+            #expect(full.stderr == "" && full.status == 0)
+            #expect(third.stdout == full.stdout && third.stdout != first.stdout)
+
+            // A damaged snapshot is named once and the log replayed; the report does not change.
+            var bytes = try cli.bytes("events.jsonl.snapshot")
+            bytes[bytes.count / 2] ^= 0x01
+            try cli.writeBytes("events.jsonl.snapshot", bytes)
+            let damaged = try cli.run(["report", "--log", "events.jsonl"])
+            #expect(damaged.stdout == full.stdout)
+            #expect(damaged.stderr.hasPrefix("warning: events.jsonl.snapshot: not used (it is damaged or incomplete"), "\(damaged.stderr)")
+            #expect(damaged.stderr.split(separator: "\n").count == 2, "\(damaged.stderr)")  // the warning, then the new snapshot
+        }
+    }
+
     @Test func terminalReportSummarisesTheLastDay() throws {
         try withCLI { cli in
             try Self.makeGeneratedLog(cli)
@@ -34,7 +65,9 @@ import Testing
             let date = try #require(last["date"] as? String)
             let result = try cli.run(["report", "--log", "events.jsonl"])
             #expect(result.status == 0, "\(result)")
-            #expect(result.stderr == "")  // stderr is not a terminal: no progress
+            // stderr is not a terminal: no progress, only the note that a snapshot was left for the next run.
+            let seq = try #require(try Self.json(cli, "out/readiness.json")["throughSeq"] as? Int)
+            #expect(result.stderr == "report: wrote events.jsonl.snapshot at seq \(seq) for the next run\n")
             let score = try #require(last["score"] as? NSNumber)
             let status = try #require(last["status"] as? String)
             let scoreText = score.doubleValue == score.doubleValue.rounded() ? String(score.intValue) : "\(score.doubleValue)"

@@ -26,6 +26,24 @@ package struct PackedSample: Sendable {
     package var kindIndex: UInt8
     package var flags: UInt8
 
+    package init(idHigh: UInt64, idLow: UInt64, seq: Int, value: Double, startSeconds: Int64, endSeconds: Int64,
+                 startNanoseconds: Int32, endNanoseconds: Int32, startOffsetMinutes: Int16, endOffsetMinutes: Int16,
+                 source: UInt16, kindIndex: UInt8, flags: UInt8) {
+        self.idHigh = idHigh
+        self.idLow = idLow
+        self.seq = seq
+        self.value = value
+        self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+        self.startNanoseconds = startNanoseconds
+        self.endNanoseconds = endNanoseconds
+        self.startOffsetMinutes = startOffsetMinutes
+        self.endOffsetMinutes = endOffsetMinutes
+        self.source = source
+        self.kindIndex = kindIndex
+        self.flags = flags
+    }
+
     /// The id is a packed UUID (`idHigh`, `idLow`).
     package static let idPacked: UInt8 = 1
     /// The packed id's letters are uppercase.

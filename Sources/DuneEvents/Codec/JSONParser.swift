@@ -200,7 +200,7 @@ public struct JSONParser: ~Copyable {
                 scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
             default:
                 index -= 1
-                throw error("invalid escape '\\\(describeCurrent())'")
+                throw error("invalid escape: a backslash followed by \(describeCurrent()); expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
             }
         }
         throw SyntaxError(reason: "unterminated string", column: start)

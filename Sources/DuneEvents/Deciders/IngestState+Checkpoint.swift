@@ -14,7 +14,7 @@ extension IngestState: Equatable {
 extension IngestState {
     /// Writes the state for a ``LogCheckpoint`` (columns of fixed-size numbers;
     /// timestamps and names as their text).
-    func write(to writer: inout CheckpointWriter) {
+    func write(to writer: inout BinaryWriter) {
         writer.bytes.reserveCapacity(writer.bytes.count + samples.count * 40 + eventIDs.count * 40 + 4096)
         writer.integer(lastSeq)
         writer.integer(refresh.refreshSignal)
@@ -53,7 +53,7 @@ extension IngestState {
         Self.write(taskPhases, to: &writer)
     }
 
-    private static func write(_ table: DigestTable<StoredContent>, to writer: inout CheckpointWriter) {
+    private static func write(_ table: DigestTable<StoredContent>, to writer: inout BinaryWriter) {
         writer.integer(table.count)
         writer.digests(table.keys)
         for value in table.values {
@@ -63,7 +63,7 @@ extension IngestState {
     }
 
     /// Reads a state written by ``write(to:)``; `nil` when the bytes do not hold one.
-    init?(from reader: inout CheckpointReader) {
+    init?(from reader: inout BinaryReader) {
         self.init()
         guard let lastSeq = reader.integer(), let signal = reader.integer(), let performed = reader.string(),
               let observerCount = reader.count(itemBytes: 16)
@@ -109,7 +109,7 @@ extension IngestState {
         self.taskPhases = taskPhases
     }
 
-    private static func readTable(_ reader: inout CheckpointReader) -> DigestTable<StoredContent>? {
+    private static func readTable(_ reader: inout BinaryReader) -> DigestTable<StoredContent>? {
         guard let count = reader.count(itemBytes: 40), let keys = reader.digests(count) else { return nil }
         var values: [StoredContent] = []
         values.reserveCapacity(count)

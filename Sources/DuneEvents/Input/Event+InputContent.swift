@@ -13,8 +13,8 @@ extension Event {
             object["type"] = .string("sample")
             object["kind"] = .string(sample.kind.rawValue)
             object["id"] = .string(sample.id)
-            object["start"] = .string(sample.start.text)
-            object["end"] = .string(sample.end.text)
+            object["start"] = .string(sample.start.canonicalText)
+            object["end"] = .string(sample.end.canonicalText)
             object["source"] = .string(sample.source)
             switch sample.reading {
             case .quantity(let quantity):
@@ -37,24 +37,24 @@ extension Event {
         case .sampleDeleted(let deletion):
             object["type"] = .string("sampleDeleted")
             object["id"] = .string(deletion.sampleID)
-            object["at"] = .string(deletion.at.text)
+            object["at"] = .string(deletion.at.canonicalText)
         case .refreshRequested(let refresh):
             object["type"] = .string("refresh")
             object["source"] = .string(refresh.source.rawValue)
             if let kind = refresh.kind { object["kind"] = .string(kind.rawValue) }
-            object["at"] = .string(refresh.at.text)
+            object["at"] = .string(refresh.at.canonicalText)
         case .task(let task):
             guard task.reason != .superseded else { return nil }
             object["type"] = .string("task")
             object["task"] = .string(task.task)
             object["feature"] = .string(task.feature)
             object["phase"] = .string((task.requestedPhase ?? task.phase).rawValue)
-            object["at"] = .string(task.at.text)
+            object["at"] = .string(task.at.canonicalText)
             if let error = task.error { object["error"] = .string(error) }
         case .profileUpdated(let profile):
             object["type"] = .string("profile")
             object["sleepTargetMinutes"] = .number(profile.sleepTargetMinutes)
-            object["at"] = .string(profile.at.text)
+            object["at"] = .string(profile.at.canonicalText)
         }
         for member in extra.members { object[member.key] = member.value }
         return object

@@ -103,7 +103,8 @@ extension InputParser {
 
     /// Writes the canonical ``IngestCommand/content`` of a scanned line: every
     /// member but `eventID`, keys in UTF-8 order, strings as written (they hold
-    /// no escapes), the value in ``JSONWriter``'s number form.
+    /// no escapes), the value in ``JSONWriter``'s number form. The callers take
+    /// only lines whose timestamps are already in their canonical spelling.
     static func writeContent(of line: ScannedSampleLine, _ c: Cursor, into content: inout [UInt8]) {
         func member(_ key: StaticString, _ slice: Slice) {
             content.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
@@ -140,7 +141,9 @@ extension InputParser {
         var c = Cursor(base: base, end: bytes.count)
         guard let line = scanSample(&c), let idText = c.text(line.id), let sourceText = c.text(line.source),
               let startTime = Timestamp(utf8: c.bytes(line.start)), let endTime = Timestamp(utf8: c.bytes(line.end)),
-              TimestampWindow.contains(startTime), TimestampWindow.contains(endTime)
+              TimestampWindow.contains(startTime), TimestampWindow.contains(endTime),
+              // Content holds timestamps in their canonical spelling; other spellings take the reference path.
+              PackedTimestamp(canonical: c.bytes(line.start)) != nil, PackedTimestamp(canonical: c.bytes(line.end)) != nil
         else { return nil }
         var eventIDText: String?
         if let eventID = line.eventID {

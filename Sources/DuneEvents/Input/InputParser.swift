@@ -118,8 +118,20 @@ public enum InputParser {
         default:
             throw Rejection("unknown type \"\(type)\"; expected sample, sampleDeleted, refresh, task or profile")
         }
+        // Content identity is on parsed values: timestamps in their canonical
+        // spelling (`Z` = `+00:00`, `.5` = `.500`), numbers in one format.
+        var canonical = object.removing(["eventID"])
+        switch intent {
+        case .sample(let sample):
+            canonical["start"] = .string(sample.start.canonicalText)
+            canonical["end"] = .string(sample.end.canonicalText)
+        case .deleteSample(let deletion): canonical["at"] = .string(deletion.at.canonicalText)
+        case .refresh(let refresh): canonical["at"] = .string(refresh.at.canonicalText)
+        case .task(let task): canonical["at"] = .string(task.at.canonicalText)
+        case .profile(let profile): canonical["at"] = .string(profile.at.canonicalText)
+        }
         var content: [UInt8] = []
-        JSONWriter.write(.object(object.removing(["eventID"])), into: &content)
+        JSONWriter.write(.object(canonical), into: &content)
         return IngestCommand(intent: intent, eventID: eventID, extra: fields.unread, content: content)
     }
 

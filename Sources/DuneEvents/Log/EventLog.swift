@@ -19,15 +19,14 @@ import Synchronization
 /// before stays durable, nothing of the failed batch remains, and further
 /// calls throw until the log is opened again.
 public actor EventLog {
-    /// When appended lines are flushed to disk.
-    public enum Durability: String, Sendable, CaseIterable {
-        /// One `fsync` after every event.
-        case fsync
-        /// One `write` and one `fsync` per batch (group commit). The default.
-        case batch
-        /// No `fsync`: the OS decides when the bytes reach the disk.
-        case none
-    }
+    /// The log's own serial queue: appends `write` and `fsync` there, never on
+    /// a thread of Swift's cooperative pool.
+    private nonisolated let executor: DispatchQueueExecutor
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// When appended lines are flushed to disk (see ``DuneEvents/Durability``).
+    public typealias Durability = DuneEvents.Durability
 
     /// How to open the log.
     public struct Options: Sendable {
@@ -103,6 +102,7 @@ public actor EventLog {
     public init(path: String, options: Options = Options()) throws(DuneEventsError) {
         self.path = path
         self.options = options
+        self.executor = DispatchQueueExecutor(label: "dune.event-log")
         let file = try LogFile.openForAppend(path: path, create: options.create, lock: options.waitForLock ? .wait : .failIfLocked,
                                              protection: options.protection)
         var warnings: [String] = []
@@ -141,6 +141,14 @@ public actor EventLog {
 
     /// The seq of the last event in the log (0 when empty).
     public var lastSeq: Int { state.lastSeq }
+
+    /// The stamp of the log's current end (its identity, and the offset, seq
+    /// and CRC of its last line), for a cache taken now; `nil` when the log is
+    /// empty or closed.
+    package func stampAtEnd() -> LogStamp? {
+        guard let file else { return nil }
+        return LogStamp.atEnd(of: file, size: size, lastSeq: state.lastSeq)
+    }
 
     /// The deciders' current state (idempotency, refresh coordinator, tasks).
     public var ingestState: IngestState { state }

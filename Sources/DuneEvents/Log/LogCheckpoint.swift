@@ -13,33 +13,29 @@
 /// damage to them is found by `dune-replay verify` (the full check) and by
 /// every rebuild, not by opening the log for appends.
 ///
-/// ## File format (version 1, little-endian)
+/// ## File format (little-endian)
 ///
 /// ```
-/// "DUNECKP1"                      8 bytes
-/// version, 4 × section CRC-32     UInt32 each (CRCs of four equal parts of the payload)
-/// payload length                  UInt64
+/// "DUNECKP1", version, CRCs, length   the header of every cache (LogCacheFile)
 /// payload:
-///   offset, lastSeq, lastLineLength  UInt64 each
-///   lastLineCRC                   UInt32
-///   IngestState (see IngestState+Checkpoint.swift)
+///   LogStamp                          the log file's identity and the line the state ends at
+///   IngestState                       see IngestState+Checkpoint.swift
 /// ```
 struct LogCheckpoint {
-    /// Byte offset just after the last line the state covers.
-    var offset: Int
-    /// The seq of that line.
-    var lastSeq: Int
-    /// Its length without the `\n`.
-    var lastLineLength: Int
-    /// The CRC stored in its trailer.
-    var lastLineCRC: UInt32
+    /// The log file and the line the state ends at.
+    var stamp: LogStamp
     /// The deciders' state after that line.
     var state: IngestState
 
-    static let magic: [UInt8] = Array("DUNECKP1".utf8)
-    /// Bumped whenever the payload or ``ContentDigest`` changes.
-    static let version: UInt32 = 1
-    static let headerLength = 8 + 4 + 16 + 8
+    /// Byte offset just after the last line the state covers.
+    var offset: Int { stamp.offset }
+    /// The seq of that line.
+    var lastSeq: Int { stamp.lastSeq }
+
+    static let magic = "DUNECKP1"
+    /// Bumped whenever the payload or ``ContentDigest`` changes (2: content
+    /// digests spell timestamps canonically; the stamp holds the log's identity).
+    static let version: UInt32 = 2
 
     /// `<log>.checkpoint`.
     static func path(forLog logPath: String) -> String { logPath + ".checkpoint" }
@@ -47,50 +43,20 @@ struct LogCheckpoint {
     // MARK: - Encoding
 
     func encoded() -> [UInt8] {
-        var payload = CheckpointWriter()
-        payload.integer(offset)
-        payload.integer(lastSeq)
-        payload.integer(lastLineLength)
-        payload.uint32(lastLineCRC)
+        var payload = BinaryWriter()
+        stamp.write(to: &payload)
         state.write(to: &payload)
-        var file = Self.magic
-        var header = CheckpointWriter()
-        header.uint32(Self.version)
-        let sections = Self.sectionCRCs(payload.bytes)
-        for crc in [sections.0, sections.1, sections.2, sections.3] { header.uint32(crc) }
-        header.integer(payload.bytes.count)
-        file += header.bytes
-        file += payload.bytes
-        return file
+        return LogCacheFile.frame(payload.bytes, magic: Self.magic, version: Self.version)
     }
 
     /// A checkpoint read back from `bytes`; `nil` unless it is whole and of this version.
     static func decode(_ bytes: [UInt8]) -> LogCheckpoint? {
-        guard bytes.count >= headerLength, Array(bytes.prefix(8)) == magic else { return nil }
-        var header = CheckpointReader(bytes, from: 8)
-        guard header.uint32() == version else { return nil }
-        let stored = (header.uint32(), header.uint32(), header.uint32(), header.uint32())
-        guard let length = header.integer(), length == bytes.count - headerLength else { return nil }
-        let payload = Array(bytes[headerLength...])
-        let crcs = sectionCRCs(payload)
-        guard crcs.0 == stored.0, crcs.1 == stored.1, crcs.2 == stored.2, crcs.3 == stored.3 else { return nil }
-        var reader = CheckpointReader(payload, from: 0)
-        guard let offset = reader.integer(), let lastSeq = reader.integer(), let lastLineLength = reader.integer(),
-              let lastLineCRC = reader.uint32(), let state = IngestState(from: &reader), reader.isAtEnd,
-              offset > lastLineLength, lastSeq >= 1, state.lastSeq == lastSeq
+        guard case .success(let payload) = LogCacheFile.unframe(bytes, magic: magic, version: version) else { return nil }
+        var reader = BinaryReader(payload, from: 0)
+        guard let stamp = LogStamp(from: &reader), let state = IngestState(from: &reader), reader.isAtEnd,
+              state.lastSeq == stamp.lastSeq
         else { return nil }
-        return LogCheckpoint(offset: offset, lastSeq: lastSeq, lastLineLength: lastLineLength, lastLineCRC: lastLineCRC, state: state)
-    }
-
-    /// The CRC-32 of each quarter of `payload`, computed together (`CRC32.checksums`).
-    private static func sectionCRCs(_ payload: [UInt8]) -> (UInt32, UInt32, UInt32, UInt32) {
-        payload.withUnsafeBytes { bytes in
-            let quarter = bytes.count / 4
-            return CRC32.checksums(UnsafeRawBufferPointer(rebasing: bytes[0..<quarter]),
-                                   UnsafeRawBufferPointer(rebasing: bytes[quarter..<(2 * quarter)]),
-                                   UnsafeRawBufferPointer(rebasing: bytes[(2 * quarter)..<(3 * quarter)]),
-                                   UnsafeRawBufferPointer(rebasing: bytes[(3 * quarter)...]))
-        }
+        return LogCheckpoint(stamp: stamp, state: state)
     }
 
     // MARK: - Files
@@ -99,21 +65,7 @@ struct LogCheckpoint {
     /// be read whole, or it is larger than `maximumBytes` (a checkpoint is
     /// smaller than the log it covers; a larger file is not read at all).
     static func load(logPath: String, maximumBytes: Int = .max) -> LogCheckpoint? {
-        let path = self.path(forLog: logPath)
-        let descriptor: FileDescriptor
-        do throws(Errno) {
-            descriptor = try FileDescriptor.open(path, .readOnly)
-        } catch {
-            return nil
-        }
-        defer { try? descriptor.close() }
-        guard let status = try? descriptor.status(), status.isRegularFile, status.size >= headerLength, status.size <= maximumBytes
-        else { return nil }
-        var bytes = [UInt8](repeating: 0, count: status.size)
-        let complete = bytes.withUnsafeMutableBytes { buffer in
-            (try? descriptor.readExactly(into: buffer, atOffset: 0)) != nil
-        }
-        return complete ? decode(bytes) : nil
+        LogCacheFile.read(path(forLog: logPath), maximumBytes: maximumBytes).flatMap(decode)
     }
 
     /// Writes the checkpoint beside `logPath`: to a temporary file (mode 0600),
@@ -155,165 +107,11 @@ struct LogCheckpoint {
     /// A checkpoint of `state` at the end of `file` (`size` bytes, ending with
     /// the line of `state.lastSeq`); `nil` when the last line is not that one.
     static func atEnd(of file: LogFile, size: Int, state: IngestState) -> LogCheckpoint? {
-        guard size > 0, state.lastSeq > 0 else { return nil }
-        var chunkEnd = size - 1  // the last line's `\n` is at size - 1
-        var tail: [UInt8] = []
-        while chunkEnd > 0 {
-            let chunkStart = max(0, chunkEnd - 64 * 1024)
-            var chunk = [UInt8](repeating: 0, count: chunkEnd - chunkStart)
-            let complete = chunk.withUnsafeMutableBytes { buffer in
-                (try? file.read(into: buffer, at: chunkStart)) == buffer.count
-            }
-            guard complete else { return nil }
-            tail = chunk + tail
-            if chunk.contains(UInt8(ascii: "\n")) { break }
-            chunkEnd = chunkStart
-        }
-        let line = Array(tail[(tail.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)...])
-        let checkpoint = line.withUnsafeBytes { bytes -> LogCheckpoint? in
-            guard let payload = StoredLine.payloadLength(of: bytes),
-                  let crc = CRC32.parseHex(UnsafeRawBufferPointer(rebasing: bytes[(payload + 8)..<(payload + 16)]))
-            else { return nil }
-            return LogCheckpoint(offset: size, lastSeq: state.lastSeq, lastLineLength: bytes.count, lastLineCRC: crc, state: state)
-        }
-        // Write only what a later open will accept.
-        guard let checkpoint, checkpoint.matches(file, size: size) else { return nil }
-        return checkpoint
+        LogStamp.atEnd(of: file, size: size, lastSeq: state.lastSeq).map { LogCheckpoint(stamp: $0, state: state) }
     }
 
-    // MARK: - Checking against the log
-
-    /// Whether the line ending at ``offset`` in `file` (of `size` bytes) is the
-    /// one this checkpoint recorded.
+    /// Whether the checkpoint was taken of `file` (of `size` bytes) at a line it still has.
     func matches(_ file: LogFile, size: Int) -> Bool {
-        guard offset <= size, offset > lastLineLength else { return false }
-        let start = offset - lastLineLength - 1
-        let readStart = max(0, start - 1)
-        var bytes = [UInt8](repeating: 0, count: offset - readStart)
-        let complete = bytes.withUnsafeMutableBytes { buffer in
-            var filled = 0
-            while filled < buffer.count {
-                guard let count = try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), at: readStart + filled),
-                      count > 0
-                else { return false }
-                filled += count
-            }
-            return true
-        }
-        guard complete, bytes.last == UInt8(ascii: "\n") else { return false }
-        // The line must start a line: the byte before it is a newline (or it is the first line).
-        if start > 0, bytes[0] != UInt8(ascii: "\n") { return false }
-        let line = Array(bytes[(start - readStart)..<(bytes.count - 1)])
-        guard !line.contains(UInt8(ascii: "\n")) else { return false }
-        return line.withUnsafeBytes { line in
-            guard StoredLine.isIntact(line), let payload = StoredLine.payloadLength(of: line),
-                  CRC32.parseHex(UnsafeRawBufferPointer(rebasing: line[(payload + 8)..<(payload + 16)])) == lastLineCRC,
-                  let event = try? EventCodec.decode(line)
-            else { return false }
-            return event.seq == lastSeq
-        }
-    }
-}
-
-// MARK: - Bytes
-
-/// Appends little-endian numbers and length-prefixed bytes.
-struct CheckpointWriter {
-    var bytes: [UInt8] = []
-
-    mutating func uint32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func uint64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func integer(_ value: Int) {
-        uint64(UInt64(bitPattern: Int64(value)))
-    }
-
-    mutating func digest(_ digest: ContentDigest) {
-        uint64(digest.high)
-        uint64(digest.low)
-    }
-
-    mutating func string(_ text: String) {
-        integer(text.utf8.count)
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    /// `digests` back to back, 16 bytes each (as ``digest(_:)`` writes them), in one copy.
-    mutating func digests(_ digests: [ContentDigest]) {
-        var words: [UInt64] = []
-        words.reserveCapacity(digests.count * 2)
-        for digest in digests {
-            words.append(digest.high.littleEndian)
-            words.append(digest.low.littleEndian)
-        }
-        words.withUnsafeBytes { bytes.append(contentsOf: $0) }
-    }
-}
-
-/// Reads what a ``CheckpointWriter`` wrote; every read is `nil` past the end.
-struct CheckpointReader {
-    private let bytes: [UInt8]
-    private var index: Int
-
-    init(_ bytes: [UInt8], from index: Int) {
-        self.bytes = bytes
-        self.index = index
-    }
-
-    var isAtEnd: Bool { index == bytes.count }
-
-    /// How many bytes are left.
-    var remaining: Int { bytes.count - index }
-
-    mutating func uint32() -> UInt32? {
-        guard index + 4 <= bytes.count else { return nil }
-        defer { index += 4 }
-        return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: index, as: UInt32.self)) }
-    }
-
-    mutating func uint64() -> UInt64? {
-        guard index + 8 <= bytes.count else { return nil }
-        defer { index += 8 }
-        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: index, as: UInt64.self)) }
-    }
-
-    mutating func integer() -> Int? {
-        uint64().map { Int(Int64(bitPattern: $0)) }
-    }
-
-    /// A count of items of at least `itemBytes` each that fit in what is left.
-    mutating func count(itemBytes: Int) -> Int? {
-        guard let count = integer(), count >= 0, count <= remaining / max(1, itemBytes) else { return nil }
-        return count
-    }
-
-    mutating func digest() -> ContentDigest? {
-        guard let high = uint64(), let low = uint64() else { return nil }
-        return ContentDigest(high: high, low: low)
-    }
-
-    mutating func string() -> String? {
-        guard let count = count(itemBytes: 1) else { return nil }
-        defer { index += count }
-        return String(validating: bytes[index..<(index + count)], as: UTF8.self)
-    }
-
-    /// `count` digests stored back to back.
-    mutating func digests(_ count: Int) -> [ContentDigest]? {
-        guard count >= 0, index + count * 16 <= bytes.count else { return nil }
-        let start = index
-        index += count * 16
-        return bytes.withUnsafeBytes { raw in
-            (0..<count).map { item in
-                let at = start + item * 16
-                return ContentDigest(high: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
-                                     low: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
-            }
-        }
+        stamp.matches(file, size: size)
     }
 }

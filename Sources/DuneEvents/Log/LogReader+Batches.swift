@@ -45,9 +45,16 @@ extension LogReader {
     /// The sequence throws `corruptLog` at a damaged line, after delivering
     /// every good event before it.
     public func eventBatches(_ range: Range = Range(), prefetch: Int = 4) -> EventBatches {
+        eventBatches(range, startingAt: Resumption(), prefetch: prefetch)
+    }
+
+    /// ``eventBatches(_:prefetch:)`` from a line start other than the first:
+    /// the lines before `start.offset` are not read (a snapshot covers them).
+    package func eventBatches(_ range: Range, startingAt start: Resumption, prefetch: Int = 4) -> EventBatches {
         let reader = self
         return EventBatches(prefetch: prefetch) { deliver in
-            try reader.forEachEventBatch(range) { batch in try deliver(batch) }
+            try reader.forEachEventBatch(range, parallelism: LogReader.defaultParallelism, chunkSize: LogReader.chunkSize,
+                                         startingAt: start) { batch in try deliver(batch) }
         }
     }
 }

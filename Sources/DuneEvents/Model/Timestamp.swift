@@ -59,6 +59,25 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         self.text = Timestamp.format(epochSeconds: epochSeconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds)
     }
 
+    /// A timestamp `secondsSince1970` after 1970-01-01T00:00:00Z, written in
+    /// `offsetSeconds`, with the fraction kept to the nanosecond.
+    ///
+    /// For an app holding a `Date`:
+    /// ```swift
+    /// let start = Timestamp(secondsSince1970: sample.startDate.timeIntervalSince1970,
+    ///                       offsetSeconds: Int32(TimeZone.current.secondsFromGMT(for: sample.startDate)))
+    /// ```
+    public init(secondsSince1970: Double, offsetSeconds: Int32) {
+        let whole = secondsSince1970.rounded(.down)
+        var seconds = Int64(whole)
+        var nanoseconds = Int32(((secondsSince1970 - whole) * 1e9).rounded())
+        if nanoseconds >= 1_000_000_000 {
+            seconds += 1
+            nanoseconds -= 1_000_000_000
+        }
+        self.init(epochSeconds: seconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds)
+    }
+
     public var description: String { text }
 
     /// The instant in seconds since the epoch, with the fraction.
@@ -87,15 +106,30 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     // MARK: - Formatting
 
-    /// RFC 3339 text: `Z` for offset 0, else `±HH:MM`; fraction in milliseconds when present.
+    /// The canonical RFC 3339 text of this instant in its written offset:
+    /// what ``format(epochSeconds:nanoseconds:offsetSeconds:)`` writes.
+    ///
+    /// Two timestamps have the same canonical text exactly when they are the
+    /// same instant written in the same offset: `2026-02-28T07:12:00.5Z` and
+    /// `2026-02-28T07:12:00.500+00:00` are both `2026-02-28T07:12:00.500Z`.
+    /// Idempotency compares content in this form, so a sample is the same
+    /// content however its timestamps were spelled.
+    public var canonicalText: String {
+        Timestamp.format(epochSeconds: epochSeconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds)
+    }
+
+    /// RFC 3339 text: `Z` for offset 0, else `±HH:MM`; a fraction when present,
+    /// in milliseconds (`.250`) when it is a whole number of them, else with as
+    /// many digits as it needs, up to nanoseconds (`.000250`).
     public static func format(epochSeconds: Int64, nanoseconds: Int32, offsetSeconds: Int32) -> String {
         let local = epochSeconds + Int64(offsetSeconds)
         let day = DayKey(ordinal: Int(floorDivide(local, 86_400)))
         let secondOfDay = Int(local - Int64(day.ordinal) * 86_400)
         var text = "\(day)T\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60))"
         if nanoseconds != 0 {
-            let millis = Int(nanoseconds) / 1_000_000
-            text += "." + String(String(millis + 1000).dropFirst())
+            var digits = String(String(Int(nanoseconds) + 1_000_000_000).dropFirst())
+            while digits.count > 3, digits.last == "0" { digits.removeLast() }
+            text += "." + digits
         }
         if offsetSeconds == 0 {
             text += "Z"

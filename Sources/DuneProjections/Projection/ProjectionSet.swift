@@ -26,6 +26,14 @@ public struct ProjectionSet: Sendable {
         syncStatus = selected.contains(.syncStatus) ? SyncStatusActor() : nil
     }
 
+    /// A set of the given actors (the store's, which are always all four).
+    package init(readiness: ReadinessActor?, trends: TrendsActor?, weeklyStats: WeeklyStatsActor?, syncStatus: SyncStatusActor?) {
+        self.readiness = readiness
+        self.trends = trends
+        self.weeklyStats = weeklyStats
+        self.syncStatus = syncStatus
+    }
+
     /// The selected projections, in ``ProjectionName`` order.
     public var names: [ProjectionName] {
         var names: [ProjectionName] = []

@@ -11,6 +11,15 @@ import DuneEvents
 public struct ReadinessProjection: Projection, Equatable {
     public static var name: ProjectionName { .readiness }
 
+    /// The version of this fold's output: bump it whenever a change makes the
+    /// fold produce other bytes for the same log, so that snapshots taken by
+    /// the older code are not used (see `ProjectionSnapshot`).
+    package static let foldVersion: UInt32 = 1
+    /// CRC-32 of `readiness.json` rebuilt from the shipped sample log (`Logs/events.jsonl`)
+    /// at ``foldVersion``: `FoldVersionTests` fails when the output changes and
+    /// these two constants do not.
+    package static let foldVersionOutputCRC: UInt32 = 0xc2c0f3ab
+
     public private(set) var throughSeq = 0
     /// The current samples: content of hrv, resting HR and sleep; other kinds by day only.
     public private(set) var samples = SampleStore(retaining: [.hrv, .restingHeartRate, .sleep])
@@ -76,6 +85,20 @@ public struct ReadinessProjection: Projection, Equatable {
     /// The daily values of `date` with their contributing samples, or `nil`.
     public func dailyValues(on date: DayKey) -> DailyValues? {
         samples.dailyValues(on: date)
+    }
+}
+
+extension ReadinessProjection {
+    /// Sets the latest sleep target as a snapshot recorded it.
+    package mutating func restoreProfile(sleepTargetMinutes: Double?, seq: Int?) {
+        profileSleepTargetMinutes = sleepTargetMinutes
+        profileSeq = seq
+    }
+}
+
+extension ReadinessProjection: SnapshotRestorable {
+    package mutating func advance(throughSeq seq: Int) {
+        throughSeq = max(throughSeq, seq)
     }
 }
 

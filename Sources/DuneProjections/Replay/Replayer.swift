@@ -46,8 +46,9 @@ public enum Replayer {
     /// decoded on their own threads while the projections fold the chunks
     /// before, each projection in its own actor: replay keeps every core busy.
     ///
-    /// - Throws: `DuneEventsError` `corruptLog` at a damaged line: the caller
-    ///   must not use the projections then (they hold only the events before it).
+    /// - Throws: `DuneEventsError` `corruptLog` at a damaged line, and
+    ///   `CancellationError` between batches when the task is cancelled: the
+    ///   caller must not use the projections then (they hold only a part of the range).
     /// - Complexity: O(n) in the events read; memory O(chunk × prefetch) for reading.
     @discardableResult
     public static func replay(_ reader: LogReader, range: LogReader.Range = LogReader.Range(),
@@ -57,13 +58,7 @@ public enum Replayer {
         switch decoding {
         case .fast:
             await projections.reserveCapacity(samples: min(reader.estimatedEventCount, max(0, range.throughSeq - range.after)))
-            for try await batch in reader.eventBatches(range) {
-                await projections.apply(batch)
-                summary.events += batch.count
-                summary.skippedOutsideTimestampWindow += batch.outsideTimestampWindowCount
-                summary.throughSeq = batch.lastSeq ?? summary.throughSeq
-                progress(summary)
-            }
+            try await fold(reader.eventBatches(range), into: projections, summary: &summary, progress: progress)
         case .reference:
             // Decoded first, folded after: the reference path is for checking, not for speed.
             var batches: [[RecordedEvent]] = []
@@ -87,6 +82,34 @@ public enum Replayer {
             }
         }
         return summary
+    }
+
+    /// Feeds the events after the line `stamp` names to `projections`, reading
+    /// the log from that line's end on: the tail after a snapshot.
+    ///
+    /// - Throws: what ``replay(_:range:into:decoding:progress:)`` throws.
+    /// - Complexity: O(n) in the events after the stamp.
+    @discardableResult
+    package static func replayTail(_ reader: LogReader, after stamp: LogStamp, into projections: ProjectionSet,
+                                   progress: (Summary) -> Void = { _ in }) async throws -> Summary {
+        var summary = Summary(events: 0, throughSeq: stamp.lastSeq)
+        let start = LogReader.Resumption(offset: stamp.offset, expectedSeq: stamp.lastSeq + 1)
+        try await fold(reader.eventBatches(LogReader.Range(after: stamp.lastSeq), startingAt: start), into: projections,
+                       summary: &summary, progress: progress)
+        return summary
+    }
+
+    /// Folds every batch of `batches`, stopping between batches when the task is cancelled.
+    private static func fold(_ batches: EventBatches, into projections: ProjectionSet, summary: inout Summary,
+                             progress: (Summary) -> Void) async throws {
+        for try await batch in batches {
+            try Task.checkCancellation()
+            await projections.apply(batch)
+            summary.events += batch.count
+            summary.skippedOutsideTimestampWindow += batch.outsideTimestampWindowCount
+            summary.throughSeq = batch.lastSeq ?? summary.throughSeq
+            progress(summary)
+        }
     }
 
     private struct ReachedAsOf: Error {}

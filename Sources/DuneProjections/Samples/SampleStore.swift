@@ -217,6 +217,46 @@ public struct SampleStore: Sendable, Equatable {
         return true
     }
 
+    // MARK: - Snapshots
+
+    /// Every current sample version, retained or not, in `seq` order, in one
+    /// block: what a snapshot keeps. Folding it into an empty store gives a
+    /// store equal to this one.
+    ///
+    /// - Complexity: O(n log n) for n current samples.
+    package func liveBlock() -> SampleBlock {
+        let live = index.versions.sorted()
+        var rows: [PackedSample] = []
+        rows.reserveCapacity(live.count)
+        var fullSamples: [Sample] = []
+        var sources: [String] = []
+        var sourceIndexes: [String: UInt16] = [:]
+        for version in live {
+            var row = versions.row(version)
+            if !row.isFull {
+                let name = versions.sourceName(version)
+                if let index = sourceIndexes[name] {
+                    row.source = index
+                } else if sources.count <= Int(UInt16.max) {
+                    row.source = UInt16(sources.count)
+                    sourceIndexes[name] = row.source
+                    sources.append(name)
+                } else {
+                    // More sources than a row can number: keep this sample whole.
+                    row.flags |= PackedSample.full
+                    row.value = Double(bitPattern: UInt64(fullSamples.count))
+                    fullSamples.append(versions.sample(version))
+                }
+            } else {
+                let sample = versions.fullSample(version)
+                row.value = Double(bitPattern: UInt64(fullSamples.count))
+                fullSamples.append(sample)
+            }
+            rows.append(row)
+        }
+        return SampleBlock(rows: rows, fullSamples: fullSamples, sources: sources)
+    }
+
     // MARK: - Internals for the read models
 
     /// The sample versions, for ``modelDailyValues()``.

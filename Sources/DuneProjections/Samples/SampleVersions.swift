@@ -100,6 +100,13 @@ struct SampleVersions: Sendable {
         StoredSample(sample: sample(version), seq: row(version).seq)
     }
 
+    /// The source name of a packed row (full rows keep theirs in the sample).
+    func sourceName(_ version: UInt32) -> String {
+        let location = locate(version)
+        let packed = location.block?.rows[location.row] ?? tail.rows[location.row]
+        return location.block?.sources[Int(packed.source)] ?? tail.sources[Int(packed.source)]
+    }
+
     /// The full sample of a row that is kept whole.
     func fullSample(_ version: UInt32) -> Sample {
         let location = locate(version)

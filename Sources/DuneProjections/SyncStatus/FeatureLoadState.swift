@@ -19,6 +19,18 @@ public struct FeatureLoadState: Sendable, Equatable {
         self.feature = feature
     }
 
+    /// A state as a snapshot recorded it.
+    package init(feature: String, phase: LoadPhase, settledPhase: LoadPhase, currentTask: String?, lastError: String?,
+                 counts: TaskCounts, lastEventSeq: Int) {
+        self.feature = feature
+        self.phase = phase
+        self.settledPhase = settledPhase
+        self.currentTask = currentTask
+        self.lastError = lastError
+        self.counts = counts
+        self.lastEventSeq = lastEventSeq
+    }
+
     /// Whether a task is in flight.
     public var isLoading: Bool { phase == .loading }
 

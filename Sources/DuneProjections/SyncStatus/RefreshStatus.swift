@@ -14,6 +14,14 @@ public struct RefreshStatus: Sendable, Equatable {
 
     public init() {}
 
+    /// A status as a snapshot recorded it.
+    package init(refreshSignal: Int, lastRefreshAt: Timestamp?, pendingInvalidation: Bool, counts: [RefreshCount]) {
+        self.refreshSignal = refreshSignal
+        self.lastRefreshAt = lastRefreshAt
+        self.pendingInvalidation = pendingInvalidation
+        self.counts = counts
+    }
+
     /// Folds one refresh request.
     public mutating func apply(_ record: RefreshRecord) {
         refreshSignal = record.refreshSignal

@@ -5,11 +5,27 @@ import DuneEvents
 public struct SyncStatusProjection: Projection, Equatable {
     public static var name: ProjectionName { .syncStatus }
 
+    /// The version of this fold's output: bump it whenever a change makes the
+    /// fold produce other bytes for the same log, so that snapshots taken by
+    /// the older code are not used (see `ProjectionSnapshot`).
+    package static let foldVersion: UInt32 = 1
+    /// CRC-32 of `sync-status.json` rebuilt from the shipped sample log (`Logs/events.jsonl`)
+    /// at ``foldVersion``: `FoldVersionTests` fails when the output changes and
+    /// these two constants do not.
+    package static let foldVersionOutputCRC: UInt32 = 0x262f7542
+
     public private(set) var throughSeq = 0
     public private(set) var refresh = RefreshStatus()
     private var featuresByName: [String: FeatureLoadState] = [:]
 
     public init() {}
+
+    /// A projection in a state a snapshot recorded.
+    package init(throughSeq: Int, refresh: RefreshStatus, features: [FeatureLoadState]) {
+        self.throughSeq = throughSeq
+        self.refresh = refresh
+        for feature in features { featuresByName[feature.feature] = feature }
+    }
 
     /// Folds one event; skips events with `seq ≤ throughSeq`.
     public mutating func apply(_ event: RecordedEvent) {

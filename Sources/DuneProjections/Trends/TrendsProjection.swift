@@ -4,6 +4,15 @@ import DuneEvents
 public struct TrendsProjection: Projection, Equatable {
     public static var name: ProjectionName { .trends }
 
+    /// The version of this fold's output: bump it whenever a change makes the
+    /// fold produce other bytes for the same log, so that snapshots taken by
+    /// the older code are not used (see `ProjectionSnapshot`).
+    package static let foldVersion: UInt32 = 1
+    /// CRC-32 of `trends.json` rebuilt from the shipped sample log (`Logs/events.jsonl`)
+    /// at ``foldVersion``: `FoldVersionTests` fails when the output changes and
+    /// these two constants do not.
+    package static let foldVersionOutputCRC: UInt32 = 0x0714ef41
+
     public private(set) var throughSeq = 0
     /// The current samples, every kind.
     public private(set) var samples = SampleStore()
@@ -33,6 +42,12 @@ public struct TrendsProjection: Projection, Equatable {
     /// The daily values of `date` with their contributing samples, or `nil`.
     public func dailyValues(on date: DayKey) -> DailyValues? {
         samples.dailyValues(on: date)
+    }
+}
+
+extension TrendsProjection: SnapshotRestorable {
+    package mutating func advance(throughSeq seq: Int) {
+        throughSeq = max(throughSeq, seq)
     }
 }
 

@@ -4,6 +4,15 @@ import DuneEvents
 public struct WeeklyStatsProjection: Projection, Equatable {
     public static var name: ProjectionName { .weeklyStats }
 
+    /// The version of this fold's output: bump it whenever a change makes the
+    /// fold produce other bytes for the same log, so that snapshots taken by
+    /// the older code are not used (see `ProjectionSnapshot`).
+    package static let foldVersion: UInt32 = 1
+    /// CRC-32 of `weekly-stats.json` rebuilt from the shipped sample log (`Logs/events.jsonl`)
+    /// at ``foldVersion``: `FoldVersionTests` fails when the output changes and
+    /// these two constants do not.
+    package static let foldVersionOutputCRC: UInt32 = 0xcf0192f4
+
     public private(set) var throughSeq = 0
     /// The current samples: content of steps and workouts; other kinds by day only.
     public private(set) var samples = SampleStore(retaining: [.stepCount, .workout])
@@ -33,6 +42,12 @@ public struct WeeklyStatsProjection: Projection, Equatable {
     /// The daily values of `date` with their contributing samples, or `nil`.
     public func dailyValues(on date: DayKey) -> DailyValues? {
         samples.dailyValues(on: date)
+    }
+}
+
+extension WeeklyStatsProjection: SnapshotRestorable {
+    package mutating func advance(throughSeq seq: Int) {
+        throughSeq = max(throughSeq, seq)
     }
 }
 

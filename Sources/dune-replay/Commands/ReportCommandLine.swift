@@ -6,13 +6,19 @@ enum ReportCommandLine {
     static let subcommand = Subcommand(
         name: "report",
         summary: "Summarise readiness, HRV, sleep, weeks and training load; --html FILE writes a report with charts.",
-        usage: "dune-replay report [--log PATH] [--html FILE|-]",
+        usage: "dune-replay report [--log PATH] [--html FILE|-] [--no-snapshot]",
         details: """
         OPTIONS:
-          --log PATH    The log.
-          --html FILE   Write one self-contained HTML file (inline SVG charts, no scripts, no network):
-                        readiness with sub-scores, HRV with its normal band, sleep per night, weekly
-                        volume, training load, and tables. '-' writes it to stdout.
+          --log PATH     The log.
+          --html FILE    Write one self-contained HTML file (inline SVG charts, no scripts, no network):
+                         readiness with sub-scores, HRV with its normal band, sleep per night, weekly
+                         volume, training load, and tables. '-' writes it to stdout.
+          --no-snapshot  Replay the whole log instead of starting from <log>.snapshot.
+
+        The read models start from <log>.snapshot when it is valid (the events after it are
+        replayed; stderr says so), else from a replay of the whole log, after which a snapshot
+        is written when no other process holds the log's writer lock. The report is the same
+        either way.
 
         Without --html: readiness on the last day with data, its sub-scores and a 28-day sparkline,
         HRV against its normal range, last night's sleep, this week vs last week, CTL / ATL / TSB.
@@ -21,13 +27,15 @@ enum ReportCommandLine {
         run: { try await run($0) })
 
     static func run(_ raw: [String]) async throws -> ExitCode {
-        let arguments = try Arguments(command: "report", arguments: raw, options: [LogOptions.log, .init(name: "--html", takesValue: true)])
+        let arguments = try Arguments(command: "report", arguments: raw, options: [
+            LogOptions.log, .init(name: "--html", takesValue: true), .init(name: "--no-snapshot", takesValue: false),
+        ])
         guard arguments.positionals.isEmpty else {
             throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
         }
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
-        let data = try await ReportData.load(path: path)
+        let data = try await ReportData.load(path: path, usingSnapshot: !arguments.flag("--no-snapshot"))
         guard let html = arguments.value("--html") else {
             Terminal.out(TerminalReport.text(data, color: Terminal.colorEnabled(1)))
             return .success

@@ -20,13 +20,24 @@ struct ReportData {
         let samples: Int
     }
 
-    /// Replays the log at `path` into all four projections and reads their models.
-    static func load(path: String) async throws -> ReportData {
-        let projections = ProjectionSet()
+    /// The log at `path` folded into all four projections — from its snapshot
+    /// plus the later events when `usingSnapshot` and the snapshot is valid,
+    /// else replayed in full (and a snapshot written when the lock is free) —
+    /// and their models.
+    static func load(path: String, usingSnapshot: Bool) async throws -> ReportData {
         let meter = ProgressMeter(label: "report: replaying")
-        defer { meter?.finish() }
-        let summary = try await Replayer.replay(try LogReader(path: path), into: projections) { progress in
+        let restored = try await StoreProjections.restore(logPath: path, usingSnapshot: usingSnapshot) { progress in
             meter?.update("\(progress.events) events, seq \(progress.throughSeq)")
+        }
+        meter?.finish()
+        for warning in restored.warnings { Terminal.err(warning + "\n") }
+        let projections = restored.models.set
+        let throughSeq = await projections.throughSeq()
+        if restored.snapshotSeq > 0 {
+            Terminal.err("report: started from \(SnapshotFile.path(forLog: path)) at seq \(restored.snapshotSeq), "
+                         + "then replayed \(throughSeq - restored.snapshotSeq) later events\n")
+        } else if usingSnapshot, await SnapshotFile.writeIfLockFree(projections, logPath: path) {
+            Terminal.err("report: wrote \(SnapshotFile.path(forLog: path)) at seq \(throughSeq) for the next run\n")
         }
         guard let readinessActor = projections.readiness, let trendsActor = projections.trends,
               let weeklyActor = projections.weeklyStats, let syncActor = projections.syncStatus else {
@@ -42,7 +53,7 @@ struct ReportData {
         let sources = counts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { SourceCount(source: $0, samples: counts[$0] ?? 0) }
         return ReportData(
-            throughSeq: summary.throughSeq, readiness: readiness, trends: trendsState.readModel(),
+            throughSeq: throughSeq, readiness: readiness, trends: trendsState.readModel(),
             weekly: await weeklyActor.readModel(), sync: await syncActor.readModel(),
             lastNight: readiness.days.last.flatMap { readinessState.dailyValues(on: $0.date)?.sleep },
             sources: sources)

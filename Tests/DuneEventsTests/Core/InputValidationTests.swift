@@ -70,6 +70,8 @@ import Testing
         ("not json", "invalid JSON at column 1: unexpected character 'n'; expected a JSON value"),
         ("[1,2]", "expected a JSON object, got an array"),
         (#"{"type":"sample","type":"sample"}"#, "invalid JSON at column 18: duplicate key \"type\""),
+        (#"{"type":"sam\xple"}"#,
+         #"invalid JSON at column 14: invalid escape: a backslash followed by character 'x'; expected one of \" \\ \/ \b \f \n \r \t \uXXXX"#),
         (#"{"kind":"hrv"}"#, "missing field \"type\""),
         (#"{"type":"sampel"}"#, "unknown type \"sampel\"; expected sample, sampleDeleted, refresh, task or profile"),
         (#"{"type":"sample","kind":"vo2max","id":"S1"}"#, "field \"kind\" \"vo2max\" is not valid; expected one of hrv, restingHeartRate, stepCount, bodyMass, bodyFatPercentage, bodyMassIndex, sleep, workout"),

@@ -30,6 +30,7 @@ import Testing
         "Sources/DuneEvents/Log/LogReader+Batches.swift",
         "Sources/DuneEvents/Log/LogReader+EventBatches.swift",
         "Sources/DuneEvents/Support/BlockingProducer.swift",
+        "Sources/DuneEvents/Support/DispatchQueueExecutor.swift",
     ]
     /// The files of Sources allowed Foundation: none (rebuild and report write through the layer).
     static let foundationFiles: Set<String> = []

@@ -1,0 +1,98 @@
+/// The file format and the file operations of the caches beside a log
+/// (`<log>.checkpoint`, `<log>.snapshot`): a cache is whole or it is not
+/// read at all.
+///
+/// ```
+/// magic                            8 bytes ("DUNECKP1", "DUNESNP1")
+/// version, 4 × section CRC-32      UInt32 each (CRCs of four equal parts of the payload)
+/// payload length                   UInt64
+/// payload
+/// ```
+package enum LogCacheFile {
+    package static let headerLength = 8 + 4 + 16 + 8
+
+    /// `payload` with its header.
+    package static func frame(_ payload: [UInt8], magic: String, version: UInt32) -> [UInt8] {
+        var header = BinaryWriter()
+        header.uint32(version)
+        let sections = sectionCRCs(payload)
+        for crc in [sections.0, sections.1, sections.2, sections.3] { header.uint32(crc) }
+        header.integer(payload.count)
+        return Array(magic.utf8) + header.bytes + payload
+    }
+
+    /// Why `bytes` are not a whole cache of this `magic` and `version`, or
+    /// its payload.
+    package static func unframe(_ bytes: [UInt8], magic: String, version: UInt32) -> Result<[UInt8], Refusal> {
+        let magic = Array(magic.utf8)
+        guard bytes.count >= headerLength, Array(bytes.prefix(8)) == magic else { return .failure(.notACache) }
+        var header = BinaryReader(bytes, from: 8)
+        guard let found = header.uint32() else { return .failure(.notACache) }
+        guard found == version else { return .failure(.otherVersion(found)) }
+        let stored = (header.uint32(), header.uint32(), header.uint32(), header.uint32())
+        guard let length = header.integer(), length == bytes.count - headerLength else { return .failure(.damaged) }
+        let payload = Array(bytes[headerLength...])
+        let crcs = sectionCRCs(payload)
+        guard crcs.0 == stored.0, crcs.1 == stored.1, crcs.2 == stored.2, crcs.3 == stored.3 else { return .failure(.damaged) }
+        return .success(payload)
+    }
+
+    /// Why a cache file was not used.
+    package enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        case missing
+        case notACache
+        case otherVersion(UInt32)
+        case damaged
+
+        package var description: String {
+            switch self {
+            case .missing: "there is none"
+            case .notACache: "it is not a DuneEvents cache file"
+            case .otherVersion(let version): "it was written in format version \(version)"
+            case .damaged: "it is damaged or incomplete (its length or CRCs do not match)"
+            }
+        }
+    }
+
+    /// The CRC-32 of each quarter of `payload`, computed together (`CRC32.checksums`).
+    private static func sectionCRCs(_ payload: [UInt8]) -> (UInt32, UInt32, UInt32, UInt32) {
+        payload.withUnsafeBytes { bytes in
+            let quarter = bytes.count / 4
+            return CRC32.checksums(UnsafeRawBufferPointer(rebasing: bytes[0..<quarter]),
+                                   UnsafeRawBufferPointer(rebasing: bytes[quarter..<(2 * quarter)]),
+                                   UnsafeRawBufferPointer(rebasing: bytes[(2 * quarter)..<(3 * quarter)]),
+                                   UnsafeRawBufferPointer(rebasing: bytes[(3 * quarter)...]))
+        }
+    }
+
+    // MARK: - Files
+
+    /// The bytes of the regular file at `path`; `nil` when it is missing, not
+    /// a regular file, cannot be read whole, or is larger than `maximumBytes`
+    /// (a cache is smaller than the log it covers; a larger file is not read).
+    package static func read(_ path: String, maximumBytes: Int = .max) -> [UInt8]? {
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try FileDescriptor.open(path, .readOnly)
+        } catch {
+            return nil
+        }
+        defer { try? descriptor.close() }
+        guard let status = try? descriptor.status(), status.isRegularFile, status.size <= maximumBytes else { return nil }
+        var bytes = [UInt8](repeating: 0, count: status.size)
+        let complete = bytes.withUnsafeMutableBytes { buffer in
+            (try? descriptor.readExactly(into: buffer, atOffset: 0)) != nil
+        }
+        return complete ? bytes : nil
+    }
+
+    /// Whether a file exists at `path`.
+    package static func exists(_ path: String) -> Bool {
+        (try? FileSystem.status(ofPath: path)) != nil
+    }
+
+    /// Removes the file at `path`, if any.
+    package static func remove(_ path: String) {
+        try? FileSystem.remove(path)
+    }
+}

@@ -1,0 +1,336 @@
+import Foundation
+import Testing
+import DuneEvents
+@testable import DuneProjections
+
+/// `DuneStore` as an app uses it: typed appends, outcomes, read models equal to
+/// a rebuild, updates, suspend/resume, cancellation.
+@Suite struct DuneStoreTests {
+    // MARK: - Fixtures
+
+    /// A fresh directory for one test, removed afterwards.
+    static func withDirectory(_ body: (String) async throws -> Void) async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("DuneStoreTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: url) }
+        try await body(url.path)
+    }
+
+    static func time(_ text: String) -> Timestamp {
+        (try? Timestamp(parsing: text)) ?? Timestamp(epochSeconds: 0, offsetSeconds: 0)
+    }
+
+    static func hrv(_ id: String, _ start: String, _ value: Double) -> StoreInput {
+        let start = time(start)
+        return .sample(SampleInput(id: id, kind: .hrv, start: start, end: start.adding(seconds: 60), source: "Apple Watch",
+                                   reading: .quantity(value: value, unit: "ms")))
+    }
+
+    /// The typed form of a parsed input line: what an app would have built.
+    static func storeInput(_ command: IngestCommand) -> StoreInput {
+        switch command.intent {
+        case .sample(let sample):
+            let reading: SampleInput.Reading
+            switch sample.reading {
+            case .quantity(let quantity): reading = .quantity(value: quantity.inputValue, unit: quantity.inputUnit)
+            case .sleep(let stage): reading = .sleep(stage)
+            case .workout(let workout):
+                reading = .workout(WorkoutInput(
+                    activityType: workout.activityType,
+                    energy: workout.inputEnergy.map { WorkoutInput.Quantity(value: $0.value, unit: $0.unit) },
+                    distance: workout.inputDistance.map { WorkoutInput.Quantity(value: $0.value, unit: $0.unit) },
+                    volumeKg: workout.volumeKg))
+            }
+            return .sample(SampleInput(id: sample.id, kind: sample.kind, start: sample.start, end: sample.end, source: sample.source,
+                                       reading: reading), eventID: command.eventID)
+        case .deleteSample(let deletion): return .sampleDeletion(deletion, eventID: command.eventID)
+        case .refresh(let request): return .refresh(request, eventID: command.eventID)
+        case .task(let task): return .task(task, eventID: command.eventID)
+        case .profile(let profile): return .profile(profile, eventID: command.eventID)
+        }
+    }
+
+    /// The files `rebuild` would write for the log at `path`.
+    static func rebuiltFiles(_ path: String) async throws -> [ReadModelFile] {
+        let set = ProjectionSet()
+        try await Replayer.replay(try LogReader(path: path), into: set)
+        return await set.files()
+    }
+
+    static func files(of store: DuneStore) async -> [ReadModelFile] {
+        [ReadModelFile(projection: .readiness, bytes: await store.readiness.fileBytes),
+         ReadModelFile(projection: .trends, bytes: await store.trends.fileBytes),
+         ReadModelFile(projection: .weeklyStats, bytes: await store.weeklyStats.fileBytes),
+         ReadModelFile(projection: .syncStatus, bytes: await store.syncStatus.fileBytes)]
+    }
+
+    // MARK: - Appends and read models
+
+    @Test func typedAppendsGiveOutcomesAndTheReadModelsOfARebuild() async throws {
+        try await Self.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            let inputs = SyntheticHealthData(days: 40, seed: 3).lines().compactMap { try? InputParser.parse($0) }.map(Self.storeInput)
+            var outcomes: [AppendOutcome] = []
+            for start in stride(from: 0, to: inputs.count, by: 250) {
+                outcomes += try await store.append(Array(inputs[start..<min(inputs.count, start + 250)]))
+            }
+            #expect(outcomes.count == inputs.count)
+            let unstored = outcomes.filter { !$0.isStored }
+            #expect(unstored.isEmpty, "\(unstored.prefix(3))")
+            let appendedSeqs = outcomes.compactMap { outcome -> Int? in
+                if case .appended(let seq) = outcome { return seq }
+                return nil
+            }
+            #expect(appendedSeqs == appendedSeqs.sorted() && appendedSeqs.count > 1000)
+            #expect(await store.throughSeq == appendedSeqs.last)
+            let rebuilt = try await Self.rebuiltFiles(path)
+            #expect(await Self.files(of: store) == rebuilt)
+            await store.close()
+            // Opening again replays the log into the same models.
+            let reopened = try await DuneStore.open(at: path)
+            let rebuiltAgain = try await Self.rebuiltFiles(path)
+            #expect(await Self.files(of: reopened) == rebuiltAgain)
+            await reopened.close()
+        }
+    }
+
+    @Test func rejectedInputsNameTheirReasonAndNeverReachTheLog() async throws {
+        try await Self.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            let start = Self.time("2026-03-02T06:00:00+01:00")
+            let outcomes = try await store.append([
+                Self.hrv("a", "2026-03-02T06:00:00+01:00", 900),
+                .sample(SampleInput(id: "b", kind: .bodyMass, start: start, end: start, source: "Scale",
+                                    reading: .quantity(value: 80, unit: "stone"))),
+                .sample(SampleInput(id: "c", kind: .sleep, start: start, end: start.adding(seconds: -60), source: "Watch",
+                                    reading: .sleep(.asleepCore))),
+                .profile(ProfileUpdate(sleepTargetMinutes: 0, at: start)),
+                Self.hrv("d", "2026-03-02T06:00:00+01:00", 48.5),
+            ])
+            #expect(outcomes == [
+                .rejected(reason: "hrv 900 ms is outside the plausible range 1–500 ms"),
+                .rejected(reason: outcomes[1].rejectionReason ?? ""),
+                .rejected(reason: outcomes[2].rejectionReason ?? ""),
+                .rejected(reason: "field \"sleepTargetMinutes\" is 0; expected more than 0 and at most 1440"),
+                .appended(seq: 1),
+            ])
+            #expect(outcomes[1].rejectionReason?.contains("\"stone\"") == true)
+            #expect(outcomes[2].rejectionReason?.contains("end") == true)
+            await store.close()
+            let seqs = try LogReader(path: path).events().map(\.seq)
+            #expect(seqs == [1])
+        }
+    }
+
+    @Test func reAppendingIsIdempotentAndContentIdentityIsOnParsedValues() async throws {
+        try await Self.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            // 07:12:00.5 UTC, built from a number as an app holding a `Date` would.
+            let start = Timestamp(secondsSince1970: 1_772_435_520.5, offsetSeconds: 0)
+            #expect(start.text == "2026-03-02T07:12:00.500Z")
+            let sample = StoreInput.sample(SampleInput(id: "hrv-1", kind: .hrv, start: start, end: start.adding(seconds: 60),
+                                                       source: "Apple Watch", reading: .quantity(value: 48.25, unit: "ms")))
+            #expect(try await store.append(sample) == .appended(seq: 1))
+            #expect(try await store.append(sample) == .alreadyAppended)
+            let keyed = StoreInput.refresh(RefreshRequest(source: .pullToRefresh, kind: nil, at: start), eventID: "r-1")
+            #expect(try await store.append(keyed) == .appended(seq: 2))
+            #expect(try await store.append(keyed) == .alreadyAppended)
+            let reused = StoreInput.refresh(RefreshRequest(source: .foreground, kind: nil, at: start), eventID: "r-1")
+            guard case .conflict(let reason) = try await store.append(reused) else {
+                Issue.record("expected a conflict")
+                return
+            }
+            #expect(reason.contains("r-1"))
+            await store.close()
+
+            // The same sample as an `ingest` line, spelled `+00:00` and `.5` → `.500` differently.
+            let log = try EventLog(path: path)
+            let line = #"{"type":"sample","kind":"hrv","id":"hrv-1","start":"2026-03-02T07:12:00.5+00:00","end":"2026-03-02T07:13:00.500+00:00","value":48.25,"unit":"ms","source":"Apple Watch"}"#
+            let result = try await log.ingest([try InputParser.parse(line)])
+            #expect(result.results.map(\.outcome) == [.alreadyAppended])
+            // Spelled differently but a different instant is a correction, not the same content.
+            let later = line.replacingOccurrences(of: "07:12:00.5+00:00", with: "07:12:00.501+00:00")
+            #expect(try await log.ingest([try InputParser.parse(later)]).results.map(\.outcome) == [.appended])
+            await log.close()
+        }
+    }
+
+    /// `ingest`'s fast byte path and the store's typed path store the same events for the same input.
+    @Test func ingestAndTheStoreStoreTheSameEvents() async throws {
+        try await Self.withDirectory { directory in
+            let lines = SyntheticHealthData(days: 60, seed: 7).lines()
+            let input = directory + "/input.jsonl"
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
+
+            let ingested = directory + "/ingested.jsonl"
+            let log = try EventLog(path: ingested)
+            var session = IngestSession(log: log, batchSize: 1000, onRejection: { _ in })
+            let reader = try InputLineReader(path: input)
+            while let line = try reader.next() { try await session.submit(line: line, input: "input") }
+            let summary = try await session.finish()
+            await log.close()
+            #expect(summary.rejected == 0 && summary.appended > 5000)
+
+            let stored = directory + "/stored.jsonl"
+            let store = try await DuneStore.open(at: stored)
+            let inputs = lines.map { line -> StoreInput? in (try? InputParser.parse(line)).map(Self.storeInput) }
+            let batch = inputs.compactMap { $0 }
+            #expect(batch.count == inputs.count)
+            for start in stride(from: 0, to: batch.count, by: 1000) {
+                _ = try await store.append(Array(batch[start..<min(batch.count, start + 1000)]))
+            }
+            await store.close()
+
+            let a = try LogReader(path: ingested).events()
+            let b = try LogReader(path: stored).events()
+            #expect(a.count == b.count)
+            #expect(a.map(\.seq) == b.map(\.seq))
+            // A typed input has no unknown fields to keep: the events are the same but for `extra`.
+            func withoutExtra(_ event: RecordedEvent) -> Event { Event(event.payload, eventID: event.event.eventID) }
+            #expect(a.map(withoutExtra) == b.map(withoutExtra))
+            #expect(a.contains { !$0.event.extra.members.isEmpty } && b.allSatisfy { $0.event.extra.members.isEmpty })
+        }
+    }
+
+    // MARK: - Updates
+
+    @Test func everySubscriberGetsUpdatesAndACancelledOneIsDropped() async throws {
+        try await Self.withDirectory { directory in
+            let store = try await DuneStore.open(at: directory + "/events.jsonl")
+            let hub = store.updates.hub
+            let first = Task { () -> [StoreUpdate] in
+                var seen: [StoreUpdate] = []
+                for await update in store.updates {
+                    seen.append(update)
+                    if update.throughSeq >= 3 { break }
+                }
+                return seen
+            }
+            let second = Task { () -> Int in
+                var count = 0
+                for await _ in store.updates { count += 1 }
+                return count
+            }
+            while hub.subscriberCount < 2 { await Task.yield() }
+            second.cancel()
+            #expect(await second.value == 0)
+            #expect(hub.subscriberCount == 1)
+
+            _ = try await store.append(Self.hrv("a", "2026-03-02T06:00:00Z", 50))
+            _ = try await store.append(.refresh(RefreshRequest(source: .pullToRefresh, kind: nil, at: Self.time("2026-03-02T06:00:00Z"))))
+            _ = try await store.append(Self.hrv("a", "2026-03-02T06:00:00Z", 50))  // already appended: no update
+            _ = try await store.append(.profile(ProfileUpdate(sleepTargetMinutes: 420, at: Self.time("2026-03-02T06:00:00Z"))))
+            let seen = await first.value
+            // However the appends and the subscriber interleaved, updates arrive in order, merged
+            // when the subscriber was behind, and together they cover every append.
+            #expect(seen.map(\.throughSeq) == seen.map(\.throughSeq).sorted())
+            #expect(seen.last?.throughSeq == 3)
+            #expect(seen.reduce(into: Set<ProjectionName>()) { $0.formUnion($1.changedModels) }
+                    == [.readiness, .trends, .weeklyStats, .syncStatus])
+            await store.close()
+        }
+    }
+
+    @Test func aSubscriberThatIsBehindGetsOneMergedUpdate() async throws {
+        try await Self.withDirectory { directory in
+            let store = try await DuneStore.open(at: directory + "/events.jsonl")
+            var iterator = store.updates.makeAsyncIterator()
+            // Registered before the appends, but not waiting: the appends must not wait for it.
+            _ = try await store.append(.refresh(RefreshRequest(source: .pullToRefresh, kind: nil, at: Self.time("2026-03-02T06:00:00Z"))))
+            _ = try await store.append(Self.hrv("a", "2026-03-02T06:00:00Z", 50))
+            #expect(await iterator.next() == StoreUpdate(throughSeq: 2, changedModels: [.syncStatus, .readiness, .trends, .weeklyStats]))
+            await store.close()
+            #expect(await iterator.next() == nil)
+        }
+    }
+
+    // MARK: - Suspend, resume, cancellation
+
+    @Test func suspendReleasesTheLockAndResumeFoldsWhatOthersAppended() async throws {
+        try await Self.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            _ = try await store.append(Self.hrv("a", "2026-03-02T06:00:00Z", 50))
+            await store.suspend()
+            await #expect(throws: DuneEventsError.self) { try await store.append(Self.hrv("b", "2026-03-03T06:00:00Z", 51)) }
+            #expect(await store.readiness.days.count == 1)
+
+            // Another writer (an app extension) appends while the app is suspended.
+            let other = try EventLog(path: path)
+            _ = try await other.ingest([try InputParser.parse(#"{"type":"sample","kind":"hrv","id":"c","start":"2026-03-04T06:00:00Z","end":"2026-03-04T06:01:00Z","value":52,"unit":"ms","source":"Watch"}"#)])
+            await other.close()
+
+            var updates = store.updates.makeAsyncIterator()
+            try await store.resume()
+            #expect(await updates.next()?.throughSeq == 2)
+            #expect(try await store.append(Self.hrv("b", "2026-03-03T06:00:00Z", 51)) == .appended(seq: 3))
+            let rebuilt = try await Self.rebuiltFiles(path)
+            #expect(await Self.files(of: store) == rebuilt)
+            await store.close()
+        }
+    }
+
+    @Test func aCancelledOpenThrowsCancellationAndReleasesTheLock() async throws {
+        try await Self.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let seed = try await DuneStore.open(at: path)
+            _ = try await seed.append(Self.hrv("a", "2026-03-02T06:00:00Z", 50))
+            await seed.close()
+            let opening = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await DuneStore.open(at: path)
+            }
+            await #expect(throws: CancellationError.self) { try await opening.value }
+            // Nothing holds the lock: a new store opens at once.
+            let store = try await DuneStore.open(at: path)
+            #expect(await store.throughSeq == 1)
+            await store.close()
+        }
+    }
+
+    @Test func aCancelledResumeLeavesTheStoreSuspendedAndItsModelsUnchanged() async throws {
+        try await Self.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            _ = try await store.append(Self.hrv("a", "2026-03-02T06:00:00Z", 50))
+            await store.suspend()
+            let other = try EventLog(path: path)
+            _ = try await other.ingest([try InputParser.parse(#"{"type":"profile","sleepTargetMinutes":400,"at":"2026-03-02T06:00:00Z"}"#)])
+            await other.close()
+            let before = await Self.files(of: store)
+            let resuming = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                try await store.resume()
+            }
+            await #expect(throws: CancellationError.self) { try await resuming.value }
+            #expect(await Self.files(of: store) == before)
+            await #expect(throws: DuneEventsError.self) { try await store.append(Self.hrv("b", "2026-03-03T06:00:00Z", 51)) }
+            try await store.resume()
+            #expect(await store.throughSeq == 2)
+            await store.close()
+        }
+    }
+
+    @Test func aSecondStoreOnTheSameLogIsRefusedWhileTheFirstIsOpen() async throws {
+        try await Self.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            await #expect { try await DuneStore.open(at: path) } throws: { error in
+                (error as? DuneEventsError)?.code == .logLocked
+            }
+            await store.close()
+            let again = try await DuneStore.open(at: path)
+            await again.close()
+        }
+    }
+}
+
+extension AppendOutcome {
+    var rejectionReason: String? {
+        if case .rejected(let reason) = self { return reason }
+        return nil
+    }
+}
