@@ -4,9 +4,9 @@
 /// object, e.g. from the Apple Health importer). ``content`` is the canonical
 /// form of the line without its `eventID`; two lines with equal content are
 /// "the same" for idempotency.
-public struct IngestCommand: Sendable, Hashable {
+package struct IngestCommand: Sendable, Hashable {
     /// What the line asks for.
-    public enum Intent: Sendable, Hashable {
+    package enum Intent: Sendable, Hashable {
         case sample(Sample)
         case deleteSample(SampleDeletion)
         case refresh(RefreshRequest)
@@ -14,15 +14,15 @@ public struct IngestCommand: Sendable, Hashable {
         case profile(ProfileUpdate)
     }
 
-    public var intent: Intent
+    package var intent: Intent
     /// The optional idempotency key.
-    public var eventID: String?
+    package var eventID: String?
     /// Fields the parser did not know, kept verbatim.
-    public var extra: JSONObject
+    package var extra: JSONObject
     /// Canonical JSON bytes of the line without `eventID`.
-    public var content: [UInt8]
+    package var content: [UInt8]
 
-    public init(intent: Intent, eventID: String?, extra: JSONObject, content: [UInt8]) {
+    package init(intent: Intent, eventID: String?, extra: JSONObject, content: [UInt8]) {
         self.intent = intent
         self.eventID = eventID
         self.extra = extra

@@ -72,7 +72,7 @@ public struct DayKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static func < (lhs: DayKey, rhs: DayKey) -> Bool { lhs.ordinal < rhs.ordinal }
 
     /// Days in `month` of `year`.
-    public static func daysIn(year: Int, month: Int) -> Int {
+    package static func daysIn(year: Int, month: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

@@ -29,17 +29,17 @@ public enum ThrottleReason: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A refresh request with the coordinator's decision, as stored in `refresh.requested`.
-public struct RefreshRecord: Sendable, Hashable {
-    public var source: RefreshSource
+package struct RefreshRecord: Sendable, Hashable {
+    package var source: RefreshSource
     /// The sample kind an observer fired for (required for `healthKitObserver`).
-    public var kind: SampleKind?
-    public var at: Timestamp
-    public var outcome: RefreshOutcome
-    public var reason: ThrottleReason?
+    package var kind: SampleKind?
+    package var at: Timestamp
+    package var outcome: RefreshOutcome
+    package var reason: ThrottleReason?
     /// Performed refreshes so far, this one included.
-    public var refreshSignal: Int
+    package var refreshSignal: Int
 
-    public init(source: RefreshSource, kind: SampleKind?, at: Timestamp, outcome: RefreshOutcome,
+    package init(source: RefreshSource, kind: SampleKind?, at: Timestamp, outcome: RefreshOutcome,
                 reason: ThrottleReason?, refreshSignal: Int) {
         self.source = source
         self.kind = kind

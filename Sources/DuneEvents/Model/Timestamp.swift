@@ -121,7 +121,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// RFC 3339 text: `Z` for offset 0, else `±HH:MM`; a fraction when present,
     /// in milliseconds (`.250`) when it is a whole number of them, else with as
     /// many digits as it needs, up to nanoseconds (`.000250`).
-    public static func format(epochSeconds: Int64, nanoseconds: Int32, offsetSeconds: Int32) -> String {
+    package static func format(epochSeconds: Int64, nanoseconds: Int32, offsetSeconds: Int32) -> String {
         let local = epochSeconds + Int64(offsetSeconds)
         let day = DayKey(ordinal: Int(floorDivide(local, 86_400)))
         let secondOfDay = Int(local - Int64(day.ordinal) * 86_400)

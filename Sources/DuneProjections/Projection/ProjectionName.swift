@@ -11,7 +11,7 @@ public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable
     case syncStatus
 
     /// The name used on the command line: `readiness`, `trends`, `weekly`, `sync`.
-    public var cliName: String {
+    package var cliName: String {
         switch self {
         case .readiness: "readiness"
         case .trends: "trends"
@@ -21,7 +21,7 @@ public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable
     }
 
     /// The read-model file name (docs/read-models.md).
-    public var fileName: String {
+    package var fileName: String {
         switch self {
         case .readiness: "readiness.json"
         case .trends: "trends.json"
@@ -33,7 +33,7 @@ public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable
     /// The projection named `cliName` on the command line (`weekly`, `sync`, …);
     /// the Swift case names (`weeklyStats`, `syncStatus`) are accepted too.
     /// `nil` for anything else.
-    public init?(cliName: String) {
+    package init?(cliName: String) {
         guard let name = ProjectionName.allCases.first(where: { $0.cliName == cliName || $0.rawValue == cliName }) else {
             return nil
         }

@@ -18,11 +18,11 @@ public struct ReadinessDay: Sendable, Equatable {
     ///
     /// Computed on demand from the shared series (a binary search and a copy of
     /// at most 60 values): a model of 50 000 days keeps no window of its own per day.
-    public var hrvWindow: DailyWindow { lnHRVSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
+    package var hrvWindow: DailyWindow { lnHRVSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
     /// Statistics of ``hrvWindow`` (any n).
     public let hrvWindowStatistics: SampleStatistics
     /// Daily resting heart rate on the days D−60…D−1 that have one (computed on demand, like ``hrvWindow``).
-    public var rhrWindow: DailyWindow { rhrSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
+    package var rhrWindow: DailyWindow { rhrSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
     /// Statistics of ``rhrWindow`` (any n).
     public let rhrWindowStatistics: SampleStatistics
     /// The HRV component, when the day has an HRV value and a baseline.
@@ -49,7 +49,7 @@ public struct ReadinessDay: Sendable, Equatable {
     ///   - lnHRV: ln(daily hrv) over (at least) D−60…D−1, ascending.
     ///   - rhrSeries: daily resting heart rate over (at least) D−60…D−1, ascending.
     ///   - sleepTargetMinutes: the sleep target.
-    public init(daily: DailyValues, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
+    package init(daily: DailyValues, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
         let date = daily.date
         self.date = date
         hrv = daily.hrv?.value

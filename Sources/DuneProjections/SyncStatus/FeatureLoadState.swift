@@ -15,7 +15,7 @@ public struct FeatureLoadState: Sendable, Equatable {
     /// The `seq` of the last task event that named this feature.
     public private(set) var lastEventSeq = 0
 
-    public init(feature: String) {
+    package init(feature: String) {
         self.feature = feature
     }
 
@@ -47,7 +47,7 @@ public struct FeatureLoadState: Sendable, Equatable {
     /// - `completed`/`failed`/`cancelled` of any other task: `staleIgnored`, nothing else.
     /// - Returns: what the record did.
     @discardableResult
-    public mutating func apply(_ record: TaskRecord, seq: Int) -> TaskEventEffect {
+    package mutating func apply(_ record: TaskRecord, seq: Int) -> TaskEventEffect {
         lastEventSeq = seq
         if record.phase == .started {
             counts.started += 1

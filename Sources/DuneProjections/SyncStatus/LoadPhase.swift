@@ -9,7 +9,7 @@ public enum LoadPhase: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What a `task.*` event did to a feature's state (for `explain`).
-public enum TaskEventEffect: String, Sendable, Hashable {
+package enum TaskEventEffect: String, Sendable, Hashable {
     case started
     case completed
     case failed

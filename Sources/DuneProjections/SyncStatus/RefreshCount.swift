@@ -6,7 +6,7 @@ public struct RefreshCount: Sendable, Equatable {
     public let outcome: RefreshOutcome
     public internal(set) var count: Int
 
-    public init(source: RefreshSource, outcome: RefreshOutcome, count: Int) {
+    package init(source: RefreshSource, outcome: RefreshOutcome, count: Int) {
         self.source = source
         self.outcome = outcome
         self.count = count

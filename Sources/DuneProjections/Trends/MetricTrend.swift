@@ -4,19 +4,19 @@ import DuneEvents
 public struct MetricTrend: Sendable, Equatable {
     public let metric: TrendMetric
     /// Days that have a value, ascending (no zero-filled days).
-    public let series: DailySeries
+    package let series: DailySeries
     /// ``series`` with avg7 and avg28 per day.
     public let daily: [TrendPoint]
     /// The values in L−6…L (avg7 of L is their mean); empty without a last day.
-    public let recent: DailyWindow?
+    package let recent: DailyWindow?
     /// The values in L−34…L−7.
-    public let baseline: DailyWindow?
+    package let baseline: DailyWindow?
     /// Unrounded; `nil` when insufficient.
     public let changePercent: Double?
     public let direction: TrendDirection
 
     /// The trend of `series` for the last day `lastDay`.
-    public init(metric: TrendMetric, series: DailySeries, lastDay: DayKey?) {
+    package init(metric: TrendMetric, series: DailySeries, lastDay: DayKey?) {
         self.metric = metric
         self.series = series
         daily = series.days.indices.map { index in
@@ -49,7 +49,7 @@ public struct TrendPoint: Sendable, Equatable {
     /// Mean of the values in D−27…D.
     public let avg28: Double
 
-    public init(date: DayKey, value: Double, avg7: Double, avg28: Double) {
+    package init(date: DayKey, value: Double, avg7: Double, avg28: Double) {
         self.date = date
         self.value = value
         self.avg7 = avg7

@@ -12,7 +12,7 @@ public struct TrainingLoadDay: Sendable, Equatable {
     /// Training stress balance: yesterday's CTL − ATL.
     public let tsb: Double
 
-    public init(date: DayKey, load: Double, ctl: Double, atl: Double, tsb: Double) {
+    package init(date: DayKey, load: Double, ctl: Double, atl: Double, tsb: Double) {
         self.date = date
         self.load = load
         self.ctl = ctl

@@ -10,7 +10,7 @@ public enum TrendMetric: String, Sendable, Hashable, CaseIterable {
     case workoutMinutes
 
     /// This metric's value on a day, or `nil` when the day has none.
-    public func value(of day: DailyValues) -> Double? {
+    package func value(of day: DailyValues) -> Double? {
         switch self {
         case .hrv: day.hrv?.value
         case .restingHeartRate: day.restingHeartRate?.value

@@ -9,7 +9,7 @@ public struct ActivityStats: Sendable, Equatable {
     public let distanceKm: Double
 
     /// Totals of `workouts` (all of `activityType`, in `seq` order).
-    public init(activityType: String, workouts: [DailyWorkout]) {
+    package init(activityType: String, workouts: [DailyWorkout]) {
         let totals = WeekTotals(workouts: workouts, steps: [])
         self.activityType = activityType
         self.workouts = totals.workouts

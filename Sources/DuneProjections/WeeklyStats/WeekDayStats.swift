@@ -12,7 +12,7 @@ public struct WeekDayStats: Sendable, Equatable {
     public let steps: Double?
 
     /// The day `date` from its values, or an empty day when it has no sample.
-    public init(date: DayKey, values: DailyValues?) {
+    package init(date: DayKey, values: DailyValues?) {
         let totals = WeekTotals(workouts: values?.workouts ?? [], steps: [])
         self.date = date
         workouts = totals.workouts

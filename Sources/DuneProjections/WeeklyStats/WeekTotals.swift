@@ -17,7 +17,7 @@ public struct WeekTotals: Sendable, Equatable {
     public let steps: Double
 
     /// Totals of `workouts` (in `seq` order) and the daily step values (in date order).
-    public init(workouts: [DailyWorkout], steps: [Double]) {
+    package init(workouts: [DailyWorkout], steps: [Double]) {
         var minutes = 0.0
         var energy = 0.0
         var meters = 0.0
