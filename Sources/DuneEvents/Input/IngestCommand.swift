@@ -32,10 +32,18 @@ package struct IngestCommand: Sendable, Hashable {
 
 /// A refresh request before the coordinator decides on it.
 public struct RefreshRequest: Sendable, Hashable {
+    /// What asked for the refresh.
     public var source: RefreshSource
+    /// The sample kind an observer fired for: required for ``RefreshSource/healthKitObserver``, optional otherwise.
     public var kind: SampleKind?
+    /// When the request was made; the throttles compare these times, never the clock.
     public var at: Timestamp
 
+    /// Creates a refresh request.
+    /// - Parameters:
+    ///   - source: What asked for the refresh.
+    ///   - kind: The sample kind an observer fired for; required for ``RefreshSource/healthKitObserver``.
+    ///   - at: When the request was made.
     public init(source: RefreshSource, kind: SampleKind?, at: Timestamp) {
         self.source = source
         self.kind = kind
@@ -45,12 +53,24 @@ public struct RefreshRequest: Sendable, Hashable {
 
 /// A task lifecycle report before the lifecycle decider runs.
 public struct TaskCommand: Sendable, Hashable {
+    /// The task's id, 1–256 bytes; every phase of one task carries the same id.
     public var task: String
+    /// The feature the task loads (`readiness`, `trends`, `weeklyStats` or a name of the app's own), 1–256 bytes.
     public var feature: String
+    /// The phase being reported.
     public var phase: TaskPhase
+    /// When the phase happened.
     public var at: Timestamp
+    /// The error of a failure; a failure whose error is `cancelled` (any letter case) is stored as a cancellation.
     public var error: String?
 
+    /// Creates a task report.
+    /// - Parameters:
+    ///   - task: The task's id.
+    ///   - feature: The feature the task loads.
+    ///   - phase: The phase being reported.
+    ///   - at: When the phase happened.
+    ///   - error: The error of a failure, if any.
     public init(task: String, feature: String, phase: TaskPhase, at: Timestamp, error: String? = nil) {
         self.task = task
         self.feature = feature

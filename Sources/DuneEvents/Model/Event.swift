@@ -77,9 +77,12 @@ package struct RecordedEvent: Sendable, Hashable {
 
 /// A request to delete a sample by id.
 public struct SampleDeletion: Sendable, Hashable {
+    /// The id of the sample to delete.
     public var sampleID: String
+    /// When the sample was deleted.
     public var at: Timestamp
 
+    /// Creates a deletion of the sample with id `sampleID`, deleted at `at`.
     public init(sampleID: String, at: Timestamp) {
         self.sampleID = sampleID
         self.at = at
@@ -88,9 +91,12 @@ public struct SampleDeletion: Sendable, Hashable {
 
 /// A profile change; today only the nightly sleep target.
 public struct ProfileUpdate: Sendable, Hashable {
+    /// The nightly sleep target in minutes: more than 0, at most 1440.
     public var sleepTargetMinutes: Double
+    /// When the setting changed.
     public var at: Timestamp
 
+    /// Creates a profile change to a sleep target of `sleepTargetMinutes`, made at `at`.
     public init(sleepTargetMinutes: Double, at: Timestamp) {
         self.sleepTargetMinutes = sleepTargetMinutes
         self.at = at

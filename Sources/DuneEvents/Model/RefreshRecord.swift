@@ -1,10 +1,15 @@
 /// What asked for a refresh (docs/input-format.md).
 public enum RefreshSource: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// The app came to the foreground.
     case foreground
+    /// An `HKObserverQuery` fired for one sample kind.
     case healthKitObserver
+    /// HealthKit background delivery woke the app: caches are marked stale, nothing reloads.
     case backgroundDelivery
+    /// The user pulled to refresh: always performed, never throttled.
     case pullToRefresh
 
+    /// Orders sources by their raw names.
     public static func < (lhs: RefreshSource, rhs: RefreshSource) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -17,6 +22,7 @@ public enum RefreshOutcome: String, Sendable, Hashable, CaseIterable, Comparable
     /// Background delivery: caches are marked stale, no reload signal.
     case cacheInvalidated
 
+    /// Orders outcomes by their raw names.
     public static func < (lhs: RefreshOutcome, rhs: RefreshOutcome) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

@@ -1,8 +1,12 @@
 /// A phase in a load task's life.
 public enum TaskPhase: String, Sendable, Hashable, CaseIterable {
+    /// The task began loading; a task of the same feature still in flight is cancelled first.
     case started
+    /// The task finished loading.
     case completed
+    /// The task failed with an error.
     case failed
+    /// The task was cancelled; cancellation is never a failure.
     case cancelled
 }
 

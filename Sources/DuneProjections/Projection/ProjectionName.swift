@@ -1,13 +1,18 @@
-/// The four projections, with their CLI names and file names.
+/// The four read models, by name: what a ``StoreUpdate`` says changed.
 ///
 /// ```swift
-/// ProjectionName(cliName: "weekly")   // .weeklyStats
-/// ProjectionName.weeklyStats.fileName  // "weekly-stats.json"
+/// for await update in store.updates where update.changedModels.contains(.weeklyStats) {
+///     weeks = await store.weeklyStats.weeks
+/// }
 /// ```
 public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// The readiness read model, ``ReadinessModel`` (CLI name `readiness`).
     case readiness
+    /// The trends read model, ``TrendsModel`` (CLI name `trends`).
     case trends
+    /// The weekly-stats read model, ``WeeklyStatsModel`` (CLI name `weekly`).
     case weeklyStats
+    /// The sync-status read model, ``SyncStatusModel`` (CLI name `sync`).
     case syncStatus
 
     /// The name used on the command line: `readiness`, `trends`, `weekly`, `sync`.
@@ -40,6 +45,7 @@ public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable
         self = name
     }
 
+    /// The name `dune-replay` uses for this read model: `readiness`, `trends`, `weekly` or `sync`.
     public var description: String { cliName }
 
     /// Declaration order: readiness, trends, weeklyStats, syncStatus.

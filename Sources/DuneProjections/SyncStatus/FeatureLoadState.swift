@@ -2,7 +2,9 @@ import DuneEvents
 
 /// One feature's load state (docs/read-models.md).
 public struct FeatureLoadState: Sendable, Equatable {
+    /// The feature's name, as the task reports gave it (`readiness`, …).
     public let feature: String
+    /// Where the feature's loading stands now.
     public private(set) var phase = LoadPhase.notStarted
     /// The phase before the current load began: `notStarted`, `loaded` or `failed`.
     /// A cancellation returns here.
@@ -11,6 +13,7 @@ public struct FeatureLoadState: Sendable, Equatable {
     public private(set) var currentTask: String?
     /// The error of the last failure; cleared by a completion, untouched by cancellation.
     public private(set) var lastError: String?
+    /// How many task events of each kind the feature had.
     public private(set) var counts = TaskCounts()
     /// The `seq` of the last task event that named this feature.
     public private(set) var lastEventSeq = 0

@@ -2,9 +2,13 @@ import DuneEvents
 
 /// Where a feature's loading stands.
 public enum LoadPhase: String, Sendable, Hashable, CaseIterable {
+    /// No task of the feature has completed or failed, and none is in flight.
     case notStarted
+    /// A task is in flight.
     case loading
+    /// The last task that settled completed (a cancellation settles nothing).
     case loaded
+    /// The last task that settled failed; its error is ``FeatureLoadState/lastError``.
     case failed
 }
 

@@ -4,13 +4,15 @@ import DuneEvents
 public struct HRVNormalRange: Sendable, Equatable {
     /// ln(daily hrv) in L−59…L.
     package let window: DailyWindow
-    /// n, μ60, σ60 (sample SD) of ``window``.
+    /// n, μ60, σ60 (sample SD) of ln(daily hrv) in L−59…L.
     public let statistics: SampleStatistics
+    /// The lower bound μ60 − 0.5·σ60, in ln(ms).
     public let low: Double
+    /// The upper bound μ60 + 0.5·σ60, in ln(ms).
     public let high: Double
     /// ln(daily hrv) in L−6…L.
     package let recent: DailyWindow
-    /// Mean of ``recent``; `nil` when L−6…L has no HRV day.
+    /// Mean of ln(daily hrv) in L−6…L; `nil` when that week has no HRV day.
     public let avg7: Double?
     /// `nil` when ``avg7`` is `nil`.
     public let position: HRVRangePosition?

@@ -2,6 +2,7 @@ import DuneEvents
 
 /// One day of training load.
 public struct TrainingLoadDay: Sendable, Equatable {
+    /// The day.
     public let date: DayKey
     /// Workout minutes that day (0 when none).
     public let load: Double

@@ -17,6 +17,7 @@ public struct WeekComparison: Sendable, Equatable {
 
 /// One field's change against the previous week.
 public struct WeeklyChange: Sendable, Equatable {
+    /// The total compared.
     public let field: WeeklyField
     /// current − previous.
     public let delta: Double

@@ -2,7 +2,9 @@ import DuneEvents
 
 /// One ISO week of stats.
 public struct WeekStats: Sendable, Equatable {
+    /// The ISO week.
     public let week: WeekKey
+    /// The week's totals.
     public let totals: WeekTotals
     /// One entry per activity type present, types in UTF-8 order.
     public let byActivity: [ActivityStats]

@@ -2,6 +2,7 @@ import DuneEvents
 
 /// A week's totals; workout sums run in `seq` order, steps in date order.
 public struct WeekTotals: Sendable, Equatable {
+    /// Workouts that started in the week.
     public let workouts: Int
     /// Σ workout minutes.
     public let durationMinutes: Double

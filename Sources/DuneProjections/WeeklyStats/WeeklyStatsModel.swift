@@ -3,6 +3,7 @@ import DuneEvents
 /// The weekly-stats read model: every ISO week from the first to the last day
 /// with any sample, weeks without data included.
 public struct WeeklyStatsModel: Sendable, Equatable, ReadModel {
+    /// The `seq` of the last event the model reflects; 0 for an empty log.
     public let throughSeq: Int
     /// Ascending.
     public let weeks: [WeekStats]
