@@ -28,11 +28,16 @@ public struct DuneEventsError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Where in the data the error happened; every field is optional.
     public struct Location: Sendable, Equatable, CustomStringConvertible {
+        /// The file the error is about, as the caller named it.
         public var path: String?
+        /// The 1-based line number in that file.
         public var line: Int?
+        /// The byte offset of the line (or of the damage) from the start of the file.
         public var byteOffset: Int?
+        /// The `seq` of the stored event involved.
         public var seq: Int?
 
+        /// Creates a location; leave out what is not known.
         public init(path: String? = nil, line: Int? = nil, byteOffset: Int? = nil, seq: Int? = nil) {
             self.path = path
             self.line = line
@@ -40,6 +45,8 @@ public struct DuneEventsError: Error, Sendable, Equatable, CustomStringConvertib
             self.seq = seq
         }
 
+        /// The known parts joined by commas, e.g. `Logs/events.jsonl, line 12, byte 3071`;
+        /// empty when nothing is known.
         public var description: String {
             var parts: [String] = []
             if let path { parts.append(path) }
@@ -50,17 +57,25 @@ public struct DuneEventsError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
+    /// What kind of failure this is.
     public var code: Code
     /// What happened and how to fix it.
     public var message: String
+    /// Where in the data it happened; empty when it is not about one place.
     public var location: Location
 
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: What kind of failure this is.
+    ///   - message: What happened and how to fix it.
+    ///   - location: Where in the data it happened.
     public init(_ code: Code, _ message: String, location: Location = Location()) {
         self.code = code
         self.message = message
         self.location = location
     }
 
+    /// The location, when known, then the message: `Logs/events.jsonl, line 12: …`.
     public var description: String {
         let at = location.description
         return at.isEmpty ? message : "\(at): \(message)"

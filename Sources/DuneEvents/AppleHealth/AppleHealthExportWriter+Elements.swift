@@ -1,6 +1,6 @@
 extension AppleHealthExportWriter {
     /// A top-level element of an export.
-    public enum Element: Sendable, Equatable {
+    package enum Element: Sendable, Equatable {
         case record(Record)
         case workout(Workout)
         case correlation(Correlation)
@@ -12,23 +12,23 @@ extension AppleHealthExportWriter {
     }
 
     /// A `<Record>`; every value is written exactly as given.
-    public struct Record: Sendable, Equatable {
-        public var type: String
-        public var sourceName: String?
-        public var sourceVersion: String?
-        public var device: String?
-        public var unit: String?
-        public var value: String?
-        public var creationDate: String?
-        public var startDate: String?
-        public var endDate: String?
-        public var metadata: [MetadataEntry]
+    package struct Record: Sendable, Equatable {
+        package var type: String
+        package var sourceName: String?
+        package var sourceVersion: String?
+        package var device: String?
+        package var unit: String?
+        package var value: String?
+        package var creationDate: String?
+        package var startDate: String?
+        package var endDate: String?
+        package var metadata: [MetadataEntry]
         /// Beats of a `HeartRateVariabilityMetadataList` child (HRV records).
-        public var instantaneousBeatsPerMinute: [InstantaneousBeatsPerMinute]
+        package var instantaneousBeatsPerMinute: [InstantaneousBeatsPerMinute]
         /// More attributes, written after the standard ones.
-        public var extraAttributes: [MetadataEntry]
+        package var extraAttributes: [MetadataEntry]
 
-        public init(type: String, sourceName: String?, sourceVersion: String? = nil, device: String? = nil,
+        package init(type: String, sourceName: String?, sourceVersion: String? = nil, device: String? = nil,
                     unit: String? = nil, value: String?, creationDate: String? = nil,
                     startDate: String?, endDate: String?, metadata: [MetadataEntry] = [],
                     instantaneousBeatsPerMinute: [InstantaneousBeatsPerMinute] = [], extraAttributes: [MetadataEntry] = []) {
@@ -48,29 +48,29 @@ extension AppleHealthExportWriter {
     }
 
     /// A `<Workout>` with its children.
-    public struct Workout: Sendable, Equatable {
+    package struct Workout: Sendable, Equatable {
         /// `HKWorkoutActivityTypeRunning`, …
-        public var activityType: String?
-        public var duration: String?
-        public var durationUnit: String?
-        public var totalDistance: String?
-        public var totalDistanceUnit: String?
-        public var totalEnergyBurned: String?
-        public var totalEnergyBurnedUnit: String?
-        public var sourceName: String?
-        public var sourceVersion: String?
-        public var device: String?
-        public var creationDate: String?
-        public var startDate: String?
-        public var endDate: String?
-        public var metadata: [MetadataEntry]
-        public var events: [WorkoutEvent]
-        public var statistics: [WorkoutStatistics]
+        package var activityType: String?
+        package var duration: String?
+        package var durationUnit: String?
+        package var totalDistance: String?
+        package var totalDistanceUnit: String?
+        package var totalEnergyBurned: String?
+        package var totalEnergyBurnedUnit: String?
+        package var sourceName: String?
+        package var sourceVersion: String?
+        package var device: String?
+        package var creationDate: String?
+        package var startDate: String?
+        package var endDate: String?
+        package var metadata: [MetadataEntry]
+        package var events: [WorkoutEvent]
+        package var statistics: [WorkoutStatistics]
         /// A `WorkoutRoute` with a `FileReference` to this path, when set.
-        public var routeFile: String?
-        public var extraAttributes: [MetadataEntry]
+        package var routeFile: String?
+        package var extraAttributes: [MetadataEntry]
 
-        public init(activityType: String?, duration: String? = nil, durationUnit: String? = nil,
+        package init(activityType: String?, duration: String? = nil, durationUnit: String? = nil,
                     totalDistance: String? = nil, totalDistanceUnit: String? = nil,
                     totalEnergyBurned: String? = nil, totalEnergyBurnedUnit: String? = nil,
                     sourceName: String?, sourceVersion: String? = nil, device: String? = nil, creationDate: String? = nil,
@@ -98,17 +98,17 @@ extension AppleHealthExportWriter {
     }
 
     /// A `<WorkoutStatistics>` child of a workout.
-    public struct WorkoutStatistics: Sendable, Equatable {
-        public var type: String
-        public var startDate: String?
-        public var endDate: String?
-        public var average: String?
-        public var minimum: String?
-        public var maximum: String?
-        public var sum: String?
-        public var unit: String?
+    package struct WorkoutStatistics: Sendable, Equatable {
+        package var type: String
+        package var startDate: String?
+        package var endDate: String?
+        package var average: String?
+        package var minimum: String?
+        package var maximum: String?
+        package var sum: String?
+        package var unit: String?
 
-        public init(type: String, startDate: String? = nil, endDate: String? = nil, average: String? = nil,
+        package init(type: String, startDate: String? = nil, endDate: String? = nil, average: String? = nil,
                     minimum: String? = nil, maximum: String? = nil, sum: String? = nil, unit: String? = nil) {
             self.type = type
             self.startDate = startDate
@@ -122,28 +122,28 @@ extension AppleHealthExportWriter {
     }
 
     /// A `<WorkoutEvent>` (pause, resume, lap, …).
-    public struct WorkoutEvent: Sendable, Equatable {
-        public var type: String
-        public var date: String
+    package struct WorkoutEvent: Sendable, Equatable {
+        package var type: String
+        package var date: String
 
-        public init(type: String, date: String) {
+        package init(type: String, date: String) {
             self.type = type
             self.date = date
         }
     }
 
     /// A `<Correlation>` (blood pressure, food) with its records.
-    public struct Correlation: Sendable, Equatable {
-        public var type: String
-        public var sourceName: String?
-        public var sourceVersion: String?
-        public var creationDate: String?
-        public var startDate: String?
-        public var endDate: String?
-        public var metadata: [MetadataEntry]
-        public var records: [Record]
+    package struct Correlation: Sendable, Equatable {
+        package var type: String
+        package var sourceName: String?
+        package var sourceVersion: String?
+        package var creationDate: String?
+        package var startDate: String?
+        package var endDate: String?
+        package var metadata: [MetadataEntry]
+        package var records: [Record]
 
-        public init(type: String, sourceName: String?, sourceVersion: String? = nil, creationDate: String? = nil,
+        package init(type: String, sourceName: String?, sourceVersion: String? = nil, creationDate: String? = nil,
                     startDate: String?, endDate: String?, metadata: [MetadataEntry] = [], records: [Record]) {
             self.type = type
             self.sourceName = sourceName
@@ -157,17 +157,17 @@ extension AppleHealthExportWriter {
     }
 
     /// An `<ActivitySummary>` (one day's rings).
-    public struct ActivitySummary: Sendable, Equatable {
-        public var dateComponents: String
-        public var activeEnergyBurned: String?
-        public var activeEnergyBurnedGoal: String?
-        public var activeEnergyBurnedUnit: String?
-        public var appleExerciseTime: String?
-        public var appleExerciseTimeGoal: String?
-        public var appleStandHours: String?
-        public var appleStandHoursGoal: String?
+    package struct ActivitySummary: Sendable, Equatable {
+        package var dateComponents: String
+        package var activeEnergyBurned: String?
+        package var activeEnergyBurnedGoal: String?
+        package var activeEnergyBurnedUnit: String?
+        package var appleExerciseTime: String?
+        package var appleExerciseTimeGoal: String?
+        package var appleStandHours: String?
+        package var appleStandHoursGoal: String?
 
-        public init(dateComponents: String, activeEnergyBurned: String? = nil, activeEnergyBurnedGoal: String? = nil,
+        package init(dateComponents: String, activeEnergyBurned: String? = nil, activeEnergyBurnedGoal: String? = nil,
                     activeEnergyBurnedUnit: String? = nil, appleExerciseTime: String? = nil, appleExerciseTimeGoal: String? = nil,
                     appleStandHours: String? = nil, appleStandHoursGoal: String? = nil) {
             self.dateComponents = dateComponents
@@ -182,22 +182,22 @@ extension AppleHealthExportWriter {
     }
 
     /// A `<MetadataEntry key=… value=…>` (also used for extra attributes).
-    public struct MetadataEntry: Sendable, Equatable {
-        public var key: String
-        public var value: String
+    package struct MetadataEntry: Sendable, Equatable {
+        package var key: String
+        package var value: String
 
-        public init(_ key: String, _ value: String) {
+        package init(_ key: String, _ value: String) {
             self.key = key
             self.value = value
         }
     }
 
     /// An `<InstantaneousBeatsPerMinute bpm=… time=…>` of an HRV record.
-    public struct InstantaneousBeatsPerMinute: Sendable, Equatable {
-        public var bpm: String
-        public var time: String
+    package struct InstantaneousBeatsPerMinute: Sendable, Equatable {
+        package var bpm: String
+        package var time: String
 
-        public init(bpm: String, time: String) {
+        package init(bpm: String, time: String) {
             self.bpm = bpm
             self.time = time
         }

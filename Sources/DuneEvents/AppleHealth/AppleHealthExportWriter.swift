@@ -12,9 +12,9 @@
 ///                   value: "412", startDate: "2024-02-28 08:00:00 +0100", endDate: "2024-02-28 08:10:00 +0100")),
 /// ])
 /// ```
-public struct AppleHealthExportWriter: Sendable {
+package struct AppleHealthExportWriter: Sendable {
     /// Which DOCTYPE to write.
-    public enum Doctype: Sendable, Equatable {
+    package enum Doctype: Sendable, Equatable {
         /// HealthKit Export Version 14's DTD (iOS 17 and later).
         case version14
         /// The iOS 16 DTD, whose `<!ATTLIST VisionPrescription` is never closed.
@@ -24,11 +24,11 @@ public struct AppleHealthExportWriter: Sendable {
     }
 
     /// The `<ExportDate value=…>` text, e.g. `2024-03-01 09:00:00 +0100`.
-    public var exportDate: String
-    public var locale: String
-    public var doctype: Doctype
+    package var exportDate: String
+    package var locale: String
+    package var doctype: Doctype
 
-    public init(exportDate: String, locale: String = "en_US", doctype: Doctype = .version14) {
+    package init(exportDate: String, locale: String = "en_US", doctype: Doctype = .version14) {
         self.exportDate = exportDate
         self.locale = locale
         self.doctype = doctype
@@ -37,7 +37,7 @@ public struct AppleHealthExportWriter: Sendable {
     // MARK: - Text
 
     /// Everything before the first record: declaration, DOCTYPE, `<HealthData>`, `<ExportDate>`, `<Me>`.
-    public func header() -> String {
+    package func header() -> String {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         switch doctype {
         case .version14: text += Self.dtdVersion14
@@ -51,17 +51,17 @@ public struct AppleHealthExportWriter: Sendable {
     }
 
     /// The closing `</HealthData>` line.
-    public static let footer = "</HealthData>\n"
+    package static let footer = "</HealthData>\n"
 
     /// A whole export with `elements` in the given order.
-    public func document(_ elements: [Element]) -> String {
+    package func document(_ elements: [Element]) -> String {
         var text = header()
         for element in elements { text += Self.text(of: element) }
         return text + Self.footer
     }
 
     /// The XML of one top-level element, indented like the Health app's, ending in a newline.
-    public static func text(of element: Element) -> String {
+    package static func text(of element: Element) -> String {
         switch element {
         case .record(let record):
             return recordText(record, indent: " ")
@@ -124,7 +124,7 @@ public struct AppleHealthExportWriter: Sendable {
     /// - Returns: The number of bytes written.
     /// - Throws: `DuneEventsError(.io)` when the file cannot be created or written.
     @discardableResult
-    public func write(to path: String, elements: some Sequence<Element>) throws(DuneEventsError) -> Int64 {
+    package func write(to path: String, elements: some Sequence<Element>) throws(DuneEventsError) -> Int64 {
         let descriptor: FileDescriptor
         do throws(Errno) {
             descriptor = try FileSystem.createFile(path, access: .writeOnly, ifExists: .truncate, protection: .default)
@@ -166,7 +166,7 @@ public struct AppleHealthExportWriter: Sendable {
 
     /// `text` with `&`, `<`, `>`, `"` escaped, and tabs and line breaks as
     /// character references (so they survive attribute-value normalization).
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -9,28 +9,28 @@
 /// After a failed import the summary still says what was read up to the
 /// failure: ``isComplete`` is `false` and the counts cover the records before
 /// it (see ``AppleHealthImporter/run(into:progress:emit:)``).
-public struct AppleHealthImportSummary: Sendable, Equatable {
+package struct AppleHealthImportSummary: Sendable, Equatable {
     /// The most rejection examples kept per record type.
-    public static let maximumExamplesPerType = 3
+    package static let maximumExamplesPerType = 3
 
     /// The export's path as given (`-` for standard input).
-    public var path: String
+    package var path: String
     /// The export's `<ExportDate value=…>`, or `nil` when it is missing or
     /// unreadable (then no record is rejected as ``AppleHealthRejection/Reason/afterExportDate``).
-    public var exportDate: Timestamp?
+    package var exportDate: Timestamp?
     /// Bytes read from the export.
-    public var bytesRead: Int64
+    package var bytesRead: Int64
     /// The export's size, or `nil` when read from a pipe.
-    public var totalBytes: Int64?
+    package var totalBytes: Int64?
     /// Whether the export was read to its end without an error.
-    public var isComplete: Bool
+    package var isComplete: Bool
     /// One entry per record type seen, sorted by ``AppleHealthRecordTypeSummary/recordType``.
-    public var recordTypes: [AppleHealthRecordTypeSummary]
+    package var recordTypes: [AppleHealthRecordTypeSummary]
     /// `Record`s inside a `Correlation` (blood pressure, food): not counted
     /// under their type, because the export repeats each of them at the top level.
-    public var recordsInCorrelations: Int
+    package var recordsInCorrelations: Int
 
-    public init(path: String, exportDate: Timestamp? = nil, bytesRead: Int64 = 0, totalBytes: Int64? = nil,
+    package init(path: String, exportDate: Timestamp? = nil, bytesRead: Int64 = 0, totalBytes: Int64? = nil,
                 isComplete: Bool = false, recordTypes: [AppleHealthRecordTypeSummary] = [], recordsInCorrelations: Int = 0) {
         self.path = path
         self.exportDate = exportDate
@@ -42,44 +42,44 @@ public struct AppleHealthImportSummary: Sendable, Equatable {
     }
 
     /// The entry for `recordType`, or `nil` when the export had none.
-    public subscript(recordType: String) -> AppleHealthRecordTypeSummary? {
+    package subscript(recordType: String) -> AppleHealthRecordTypeSummary? {
         recordTypes.first { $0.recordType == recordType }
     }
 
     /// Records read, over all types.
-    public var seen: Int { recordTypes.reduce(0) { $0 + $1.seen } }
+    package var seen: Int { recordTypes.reduce(0) { $0 + $1.seen } }
     /// Records emitted, over all types.
-    public var emitted: Int { recordTypes.reduce(0) { $0 + $1.emitted } }
+    package var emitted: Int { recordTypes.reduce(0) { $0 + $1.emitted } }
     /// Records of unsupported types (and `ActivitySummary`, `Correlation`, …), over all types.
-    public var skipped: Int { recordTypes.reduce(0) { $0 + $1.skipped } }
+    package var skipped: Int { recordTypes.reduce(0) { $0 + $1.skipped } }
     /// Records rejected, over all types.
-    public var rejected: Int { recordTypes.reduce(0) { $0 + $1.rejected } }
+    package var rejected: Int { recordTypes.reduce(0) { $0 + $1.rejected } }
 }
 
 /// The counts of one record type in an import.
 ///
 /// `seen == emitted + skipped + rejected`.
-public struct AppleHealthRecordTypeSummary: Sendable, Equatable {
+package struct AppleHealthRecordTypeSummary: Sendable, Equatable {
     /// The HealthKit type (`HKQuantityTypeIdentifierStepCount`), `Workout`,
     /// `ActivitySummary`, a correlation type, or another top-level element's name.
-    public var recordType: String
+    package var recordType: String
     /// The sample kind this type maps to, or `nil` when it is not imported.
-    public var kind: SampleKind?
+    package var kind: SampleKind?
     /// Records of this type read.
-    public var seen: Int
+    package var seen: Int
     /// Records turned into input objects and handed to `emit`.
-    public var emitted: Int
+    package var emitted: Int
     /// Records not imported because DuneEvents has no kind for the type.
-    public var skipped: Int
+    package var skipped: Int
     /// Records that could not be mapped (see ``rejectionReasons``).
-    public var rejected: Int
+    package var rejected: Int
     /// Rejections by reason, sorted by reason; reasons that did not occur are left out.
-    public var rejectionReasons: [AppleHealthRejectionCount]
+    package var rejectionReasons: [AppleHealthRejectionCount]
     /// The first rejections of this type in file order, at most
     /// ``AppleHealthImportSummary/maximumExamplesPerType``.
-    public var examples: [AppleHealthRejection]
+    package var examples: [AppleHealthRejection]
 
-    public init(recordType: String, kind: SampleKind?, seen: Int = 0, emitted: Int = 0, skipped: Int = 0, rejected: Int = 0,
+    package init(recordType: String, kind: SampleKind?, seen: Int = 0, emitted: Int = 0, skipped: Int = 0, rejected: Int = 0,
                 rejectionReasons: [AppleHealthRejectionCount] = [], examples: [AppleHealthRejection] = []) {
         self.recordType = recordType
         self.kind = kind

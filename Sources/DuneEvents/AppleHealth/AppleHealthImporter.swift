@@ -51,14 +51,14 @@
 ///
 /// - Complexity: O(file size) time; memory O(`chunkSize` +
 ///   `maximumElementBytes`), independent of the file size.
-public struct AppleHealthImporter: Sendable {
+package struct AppleHealthImporter: Sendable {
     /// The export's path; `-` reads standard input.
-    public var path: String
+    package var path: String
     /// Bytes per `read(2)`.
-    public var chunkSize: Int
+    package var chunkSize: Int
     /// The longest tag accepted (a `Record` with its attributes is a few
     /// hundred bytes); a longer one is an error, which bounds memory.
-    public var maximumElementBytes: Int
+    package var maximumElementBytes: Int
 
     /// An importer for the export at `path`.
     ///
@@ -66,7 +66,7 @@ public struct AppleHealthImporter: Sendable {
     ///   - path: The `export.xml` file (unzipped), or `-` for standard input.
     ///   - chunkSize: Bytes per read, 1 MiB by default.
     ///   - maximumElementBytes: The longest tag accepted, 1 MiB by default.
-    public init(path: String, chunkSize: Int = 1 << 20, maximumElementBytes: Int = 1 << 20) {
+    package init(path: String, chunkSize: Int = 1 << 20, maximumElementBytes: Int = 1 << 20) {
         self.path = path
         self.chunkSize = max(1, chunkSize)
         self.maximumElementBytes = max(64, maximumElementBytes)
@@ -85,7 +85,7 @@ public struct AppleHealthImporter: Sendable {
     ///   is malformed or truncated, or whatever `emit` throws. Use
     ///   ``run(into:progress:emit:)`` to keep the counts of a failed import.
     /// - Complexity: O(file size).
-    public func run(progress: (AppleHealthImportProgress) -> Void = { _ in },
+    package func run(progress: (AppleHealthImportProgress) -> Void = { _ in },
                     emit: (AppleHealthRecord) throws -> Void) throws -> AppleHealthImportSummary {
         var summary = AppleHealthImportSummary(path: path)
         try run(into: &summary, progress: progress, emit: emit)
@@ -102,7 +102,7 @@ public struct AppleHealthImporter: Sendable {
     ///   - emit: Called once per mapped record, in file order.
     /// - Throws: See ``run(progress:emit:)``.
     /// - Complexity: O(file size).
-    public func run(into summary: inout AppleHealthImportSummary,
+    package func run(into summary: inout AppleHealthImportSummary,
                     progress: (AppleHealthImportProgress) -> Void = { _ in },
                     emit: (AppleHealthRecord) throws -> Void) throws {
         summary = AppleHealthImportSummary(path: path)

@@ -4,7 +4,7 @@
 /// The importer is synchronous and streams the file; this runs it on a thread
 /// of its own (``BlockingProducer``) so `ingest` can append each batch to the
 /// log as it comes, with memory bounded by a few batches.
-public enum AppleHealthIngestItem: Sendable {
+package enum AppleHealthIngestItem: Sendable {
     /// A record that passed validation, with where it came from.
     case command(IngestCommand, recordType: String, line: Int)
     /// A mapped record that failed input validation (e.g. an implausible value).
@@ -16,7 +16,7 @@ public enum AppleHealthIngestItem: Sendable {
     ///
     /// The sequence throws the importer's error (a truncated or malformed
     /// export) after delivering everything read before it, the summary included.
-    public static func batches(path: String, batchSize: Int = 4096,
+    package static func batches(path: String, batchSize: Int = 4096,
                                progress: @escaping @Sendable (AppleHealthImportProgress) -> Void = { _ in })
         -> BlockingProducer<[AppleHealthIngestItem]> {
         BlockingProducer(prefetch: 4) { yield in

@@ -12,20 +12,20 @@
 /// Values and units are passed through as the export wrote them (a body-fat
 /// fraction with unit `%`, a body mass in `lb`, energy in `Cal`); conversion
 /// to canonical units and the plausibility checks happen at ingest.
-public struct AppleHealthRecord: Sendable, Equatable {
+package struct AppleHealthRecord: Sendable, Equatable {
     /// The HealthKit type as written (`HKQuantityTypeIdentifierStepCount`,
     /// `HKCategoryTypeIdentifierSleepAnalysis`), or `Workout`.
-    public var recordType: String
+    package var recordType: String
     /// The sample kind the record maps to.
-    public var kind: SampleKind
+    package var kind: SampleKind
     /// The input object of docs/input-format.md (`type`, `kind`, `id`, `start`, `end`, …).
-    public var input: JSONObject
+    package var input: JSONObject
     /// The 1-based line of the record's start tag in the export.
-    public var line: Int
+    package var line: Int
     /// The byte offset of the record's start tag (`<`) in the export.
-    public var byteOffset: Int
+    package var byteOffset: Int
 
-    public init(recordType: String, kind: SampleKind, input: JSONObject, line: Int, byteOffset: Int) {
+    package init(recordType: String, kind: SampleKind, input: JSONObject, line: Int, byteOffset: Int) {
         self.recordType = recordType
         self.kind = kind
         self.input = input
@@ -35,13 +35,13 @@ public struct AppleHealthRecord: Sendable, Equatable {
 }
 
 /// How far an import has read, reported as reading advances.
-public struct AppleHealthImportProgress: Sendable, Equatable {
+package struct AppleHealthImportProgress: Sendable, Equatable {
     /// Bytes read from the export so far.
-    public var bytesRead: Int64
+    package var bytesRead: Int64
     /// The export's size, or `nil` when it is read from a pipe.
-    public var totalBytes: Int64?
+    package var totalBytes: Int64?
 
-    public init(bytesRead: Int64, totalBytes: Int64?) {
+    package init(bytesRead: Int64, totalBytes: Int64?) {
         self.bytesRead = bytesRead
         self.totalBytes = totalBytes
     }

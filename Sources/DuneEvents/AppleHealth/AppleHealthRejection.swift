@@ -3,9 +3,9 @@
 ///
 /// Rejections never stop an import; the summary counts them per record type
 /// and per ``Reason`` and keeps the first few as examples with their line.
-public struct AppleHealthRejection: Sendable, Equatable, CustomStringConvertible {
+package struct AppleHealthRejection: Sendable, Equatable, CustomStringConvertible {
     /// Why a record was rejected.
-    public enum Reason: String, Sendable, CaseIterable, Comparable {
+    package enum Reason: String, Sendable, CaseIterable, Comparable {
         /// A required attribute (`sourceName`, `startDate`, `endDate`,
         /// `value`, `unit`, `workoutActivityType`, `type`) is absent.
         case missingAttribute
@@ -20,20 +20,20 @@ public struct AppleHealthRejection: Sendable, Equatable, CustomStringConvertible
         /// The record starts or ends after the export's `ExportDate`.
         case afterExportDate
 
-        public static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
+        package static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// The record type (`HKQuantityTypeIdentifierStepCount`, `Workout`, …).
-    public var recordType: String
-    public var reason: Reason
+    package var recordType: String
+    package var reason: Reason
     /// What exactly is wrong, e.g. `startDate "2023-02-30 07:00:00 +0100" is not a valid date`.
-    public var detail: String
+    package var detail: String
     /// The 1-based line of the record's start tag.
-    public var line: Int
+    package var line: Int
     /// The byte offset of the record's start tag.
-    public var byteOffset: Int
+    package var byteOffset: Int
 
-    public init(recordType: String, reason: Reason, detail: String, line: Int, byteOffset: Int) {
+    package init(recordType: String, reason: Reason, detail: String, line: Int, byteOffset: Int) {
         self.recordType = recordType
         self.reason = reason
         self.detail = detail
@@ -42,17 +42,17 @@ public struct AppleHealthRejection: Sendable, Equatable, CustomStringConvertible
     }
 
     /// `line 12 (byte 3456): HKQuantityTypeIdentifierStepCount: invalidNumber: value "12,5" is not a number`.
-    public var description: String {
+    package var description: String {
         "line \(line) (byte \(byteOffset)): \(recordType): \(reason.rawValue): \(detail)"
     }
 }
 
 /// How many records of one type were rejected for one reason.
-public struct AppleHealthRejectionCount: Sendable, Equatable {
-    public var reason: AppleHealthRejection.Reason
-    public var count: Int
+package struct AppleHealthRejectionCount: Sendable, Equatable {
+    package var reason: AppleHealthRejection.Reason
+    package var count: Int
 
-    public init(reason: AppleHealthRejection.Reason, count: Int) {
+    package init(reason: AppleHealthRejection.Reason, count: Int) {
         self.reason = reason
         self.count = count
     }

@@ -28,9 +28,9 @@
 ///                          start: start, end: end, value: "412", unit: "count")
 /// // "5C1E…-…-8…"
 /// ```
-public enum AppleHealthSampleID {
+package enum AppleHealthSampleID {
     /// The first hashed field; names the formula's version.
-    public static let namespace = "dune-apple-health-v1"
+    package static let namespace = "dune-apple-health-v1"
 
     /// The id of a record with this content.
     ///
@@ -42,7 +42,7 @@ public enum AppleHealthSampleID {
     ///   - value: The canonical value text (see the type's discussion).
     ///   - unit: The unit as written, or `nil`.
     /// - Returns: A UUID-formatted string, e.g. `0A6D1C3E-5B2F-8C4D-9E1F-2A3B4C5D6E7F`.
-    public static func make(recordType: String, source: String, start: Timestamp, end: Timestamp, value: String, unit: String?) -> String {
+    package static func make(recordType: String, source: String, start: Timestamp, end: Timestamp, value: String, unit: String?) -> String {
         var content: [UInt8] = []
         content.reserveCapacity(160)
         func field(_ text: String) {

@@ -11,7 +11,7 @@
 ///     for index in 0..<batch.count where batch.type(at: index) == .profileUpdated { print(batch[index]) }
 /// }
 /// ```
-public struct EventBatch: Sendable {
+package struct EventBatch: Sendable {
     /// Per event: `≥ 0` a row of ``samples``; `< 0` the index `~row` into ``others``.
     package var rows: [Int32]
     /// The `sample.ingested` events' samples, shared with the projections that keep them.
@@ -34,32 +34,32 @@ public struct EventBatch: Sendable {
     }
 
     /// A batch of `events`, which must be in increasing `seq` order.
-    public init(_ events: some Sequence<RecordedEvent>) {
+    package init(_ events: some Sequence<RecordedEvent>) {
         var builder = EventBatchBuilder()
         for event in events { builder.append(event) }
         self = builder.build()
     }
 
     /// The number of events.
-    public var count: Int { rows.count }
+    package var count: Int { rows.count }
 
-    public var isEmpty: Bool { rows.isEmpty }
+    package var isEmpty: Bool { rows.isEmpty }
 
     /// The `seq` of the first event; `nil` when empty.
-    public var firstSeq: Int? { isEmpty ? nil : seq(at: 0) }
+    package var firstSeq: Int? { isEmpty ? nil : seq(at: 0) }
 
     /// The `seq` of the last event; `nil` when empty.
-    public var lastSeq: Int? { isEmpty ? nil : seq(at: count - 1) }
+    package var lastSeq: Int? { isEmpty ? nil : seq(at: count - 1) }
 
     /// The `seq` of the event at `position`.
     @inline(__always)
-    public func seq(at position: Int) -> Int {
+    package func seq(at position: Int) -> Int {
         let row = rows[position]
         return row >= 0 ? samples.rows[Int(row)].seq : others[Int(~row)].seq
     }
 
     /// The type of the event at `position`.
-    public func type(at position: Int) -> EventType {
+    package func type(at position: Int) -> EventType {
         let row = rows[position]
         return row >= 0 ? .sampleIngested : others[Int(~row)].type
     }
@@ -73,7 +73,7 @@ public struct EventBatch: Sendable {
     }
 
     /// The event at `position`, in full.
-    public subscript(position: Int) -> RecordedEvent {
+    package subscript(position: Int) -> RecordedEvent {
         let row = rows[position]
         if row < 0 { return others[Int(~row)] }
         let sampleRow = Int(row)
@@ -86,17 +86,17 @@ public struct EventBatch: Sendable {
     }
 
     /// The events that are not `sample.ingested` (kept in full), in order.
-    public var otherEvents: [RecordedEvent] {
+    package var otherEvents: [RecordedEvent] {
         rows.compactMap { $0 < 0 ? others[Int(~$0)] : nil }
     }
 
     /// Every event, in full.
-    public var events: [RecordedEvent] {
+    package var events: [RecordedEvent] {
         (0..<count).map { self[$0] }
     }
 
     /// The events at `positions` (a contiguous part of this batch), sharing its storage.
-    public func slice(_ positions: Range<Int>) -> EventBatch {
+    package func slice(_ positions: Range<Int>) -> EventBatch {
         EventBatch(rows: Array(rows[positions]), samples: samples, others: others, envelopes: envelopes,
                    envelopeExtras: envelopeExtras)
     }

@@ -8,7 +8,7 @@ extension CRC32 {
     ///
     /// - Returns: `checksum` of each run, in order.
     /// - Complexity: O(*n*) in the total number of bytes.
-    public static func checksums(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer,
+    package static func checksums(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer,
                                  _ c: UnsafeRawBufferPointer, _ d: UnsafeRawBufferPointer) -> (UInt32, UInt32, UInt32, UInt32) {
         guard let pa = a.baseAddress, let pb = b.baseAddress, let pc = c.baseAddress, let pd = d.baseAddress else {
             return (checksum(a), checksum(b), checksum(c), checksum(d))

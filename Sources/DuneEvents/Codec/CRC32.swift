@@ -14,12 +14,12 @@
 /// Incremental use follows zlib: `update(crc, bytes)` takes a *finished*
 /// checksum (the value `checksum` returned, or `0` to start) and returns the
 /// finished checksum of the concatenation.
-public enum CRC32 {
+package enum CRC32 {
     /// The reflected IEEE polynomial.
-    public static let polynomial: UInt32 = 0xEDB8_8320
+    package static let polynomial: UInt32 = 0xEDB8_8320
 
     /// The number of hex digits `hex(_:)` and `writeHex(_:into:)` produce.
-    public static let hexDigitCount = 8
+    package static let hexDigitCount = 8
 
     /// The slicing-by-8 tables, `tables[k * 256 + b]`; table 0 is the classic
     /// byte-at-a-time table. Built once, on first use.
@@ -49,7 +49,7 @@ public enum CRC32 {
     /// - Returns: The checksum, as zlib's `crc32(0, bytes, count)`.
     /// - Complexity: O(*n*) in the number of bytes.
     @inlinable
-    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         update(0, bytes)
     }
 
@@ -61,7 +61,7 @@ public enum CRC32 {
     /// - Returns: The checksum of the earlier bytes followed by `bytes`, as
     ///   zlib's `crc32(crc, bytes, count)`.
     /// - Complexity: O(*n*) in the number of bytes.
-    public static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         guard let raw = bytes.baseAddress, !bytes.isEmpty else { return crc }
         return tables.withUnsafeBufferPointer { tables in
             guard let t0 = tables.baseAddress else { return crc }
@@ -94,7 +94,7 @@ public enum CRC32 {
     /// - Returns: The checksum, as zlib's `crc32`.
     /// - Complexity: O(*n*) in the number of bytes.
     @inlinable
-    public static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
+    package static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
         update(0, bytes)
     }
 
@@ -106,7 +106,7 @@ public enum CRC32 {
     /// - Returns: The checksum of the earlier bytes followed by `bytes`.
     /// - Complexity: O(*n*) in the number of bytes.
     @inlinable
-    public static func update(_ crc: UInt32, _ bytes: some Collection<UInt8>) -> UInt32 {
+    package static func update(_ crc: UInt32, _ bytes: some Collection<UInt8>) -> UInt32 {
         if let result = bytes.withContiguousStorageIfAvailable({ update(crc, UnsafeRawBufferPointer($0)) }) {
             return result
         }
@@ -127,7 +127,7 @@ public enum CRC32 {
     ///
     /// - Parameter crc: A checksum.
     /// - Returns: 8 lowercase hex digits, zero-padded.
-    public static func hex(_ crc: UInt32) -> String {
+    package static func hex(_ crc: UInt32) -> String {
         String(unsafeUninitializedCapacity: hexDigitCount) { buffer in
             writeHex(crc, into: UnsafeMutableRawBufferPointer(buffer))
             return hexDigitCount
@@ -141,7 +141,7 @@ public enum CRC32 {
     ///   - crc: A checksum.
     ///   - buffer: At least 8 bytes; bytes past the eighth are left alone.
     ///     A shorter buffer is a programming error (checked with `precondition`).
-    public static func writeHex(_ crc: UInt32, into buffer: UnsafeMutableRawBufferPointer) {
+    package static func writeHex(_ crc: UInt32, into buffer: UnsafeMutableRawBufferPointer) {
         precondition(buffer.count >= hexDigitCount, "CRC32.writeHex needs 8 bytes of room")
         hexDigits.withUnsafeBufferPointer { digits in
             for position in 0..<hexDigitCount {
@@ -156,7 +156,7 @@ public enum CRC32 {
     /// - Parameters:
     ///   - crc: A checksum.
     ///   - bytes: The buffer to append to.
-    public static func appendHex(_ crc: UInt32, to bytes: inout [UInt8]) {
+    package static func appendHex(_ crc: UInt32, to bytes: inout [UInt8]) {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: hexDigitCount))
         bytes.withUnsafeMutableBytes { buffer in
@@ -169,7 +169,7 @@ public enum CRC32 {
     /// - Parameter bytes: The digits; anything but 8 bytes of `0-9a-f` fails.
     /// - Returns: The checksum, or `nil` if `bytes` is not in the stored form
     ///   (uppercase digits are rejected: they would not round-trip byte for byte).
-    public static func parseHex(_ bytes: UnsafeRawBufferPointer) -> UInt32? {
+    package static func parseHex(_ bytes: UnsafeRawBufferPointer) -> UInt32? {
         guard bytes.count == hexDigitCount else { return nil }
         var value: UInt32 = 0
         for byte in bytes {

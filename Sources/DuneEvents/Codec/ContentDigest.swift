@@ -11,17 +11,17 @@
 ///
 /// Digests are kept in memory and in the `<log>.checkpoint` file, which
 /// records the digest version it was written with (see `LogCheckpoint`).
-public struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
-    public let high: UInt64
-    public let low: UInt64
+package struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
+    package let high: UInt64
+    package let low: UInt64
 
-    public init(high: UInt64, low: UInt64) {
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
     /// The digest of `bytes`.
-    public init(_ bytes: some Sequence<UInt8>) {
+    package init(_ bytes: some Sequence<UInt8>) {
         if let digest = bytes.withContiguousStorageIfAvailable({ ContentDigest(UnsafeRawBufferPointer($0)) }) {
             self = digest
         } else {
@@ -30,7 +30,7 @@ public struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The digest of a string's UTF-8 bytes.
-    public init(string: String) {
+    package init(string: String) {
         var string = string
         self = string.withUTF8 { ContentDigest(UnsafeRawBufferPointer($0)) }
     }
@@ -39,7 +39,7 @@ public struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Complexity: O(*n*), eight bytes per step.
     @inline(__always)
-    public init(_ buffer: UnsafeRawBufferPointer) {
+    package init(_ buffer: UnsafeRawBufferPointer) {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x6c62_272e_07bb_0142
         let count = buffer.count
@@ -80,7 +80,7 @@ public struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// 32 lowercase hex digits.
-    public var description: String {
+    package var description: String {
         hex(high) + hex(low)
     }
 

@@ -6,7 +6,7 @@ extension EventCodec {
     /// written member by member in their canonical (sorted) order; every other
     /// event goes through ``encodeUnsealed(_:into:)``. `FastEncoderTests`
     /// checks the two against each other.
-    public static func appendLine(_ recorded: RecordedEvent, to output: inout [UInt8]) {
+    package static func appendLine(_ recorded: RecordedEvent, to output: inout [UInt8]) {
         let start = output.count
         if !appendSampleUnsealed(recorded, to: &output) {
             encodeUnsealed(recorded, into: &output)

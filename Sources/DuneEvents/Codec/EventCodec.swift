@@ -4,19 +4,19 @@
 /// `{"v":1,"seq":N,"id":"…","type":"…","recordedAt":"…","data":{…},"crc":"xxxxxxxx"}`
 /// with the envelope members in that fixed order and `data` in canonical
 /// form (sorted keys). The CRC is added by ``StoredLine/seal(_:)``.
-public enum EventCodec {
+package enum EventCodec {
     /// The stored format version written in `v`.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// Why a stored line could not be decoded.
-    public struct DecodeError: Error, Sendable, Equatable {
-        public var reason: String
+    package struct DecodeError: Error, Sendable, Equatable {
+        package var reason: String
     }
 
     // MARK: - Encoding
 
     /// The line for `recorded` up to, not including, `,"crc":…}` — ready to seal.
-    public static func encodeUnsealed(_ recorded: RecordedEvent, into output: inout [UInt8]) {
+    package static func encodeUnsealed(_ recorded: RecordedEvent, into output: inout [UInt8]) {
         output.append(contentsOf: #"{"v":1,"seq":"#.utf8)
         output.append(contentsOf: String(recorded.seq).utf8)
         output.append(contentsOf: #","id":"#.utf8)
@@ -30,7 +30,7 @@ public enum EventCodec {
     }
 
     /// The complete, sealed, newline-terminated line for `recorded`.
-    public static func encodeLine(_ recorded: RecordedEvent) -> [UInt8] {
+    package static func encodeLine(_ recorded: RecordedEvent) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(384)
         encodeUnsealed(recorded, into: &line)
@@ -39,7 +39,7 @@ public enum EventCodec {
     }
 
     /// The `data` member of an event.
-    public static func data(of event: Event) -> JSONObject {
+    package static func data(of event: Event) -> JSONObject {
         var data = JSONObject()
         switch event.payload {
         case .sampleIngested(let sample):
@@ -107,7 +107,7 @@ public enum EventCodec {
     /// see ``StoredLine/isIntact(_:)``.
     ///
     /// - Throws: ``DecodeError`` naming the member that is missing or wrong.
-    public static func decode(_ line: UnsafeRawBufferPointer) throws(DecodeError) -> RecordedEvent {
+    package static func decode(_ line: UnsafeRawBufferPointer) throws(DecodeError) -> RecordedEvent {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
@@ -119,7 +119,7 @@ public enum EventCodec {
     }
 
     /// Decodes a stored line already parsed into an object.
-    public static func decode(_ object: JSONObject) throws(DecodeError) -> RecordedEvent {
+    package static func decode(_ object: JSONObject) throws(DecodeError) -> RecordedEvent {
         let fields = FieldReader(object: object, context: "")
         let version = try fields.requiredInteger("v")
         guard version == formatVersion else { throw DecodeError(reason: "unsupported format version \(version); this build reads v\(formatVersion)") }
@@ -135,7 +135,7 @@ public enum EventCodec {
     }
 
     /// Decodes the `data` member of an event of type `type`.
-    public static func decodeEvent(type: EventType, data: JSONObject) throws(DecodeError) -> Event {
+    package static func decodeEvent(type: EventType, data: JSONObject) throws(DecodeError) -> Event {
         let fields = FieldReader(object: data, context: "data.")
         let payload: Event.Payload
         switch type {

@@ -4,16 +4,16 @@
 /// later: invalid UTF-8, duplicate keys, non-finite numbers, nesting deeper
 /// than ``maximumDepth``, and trailing bytes after the value. Errors carry the
 /// 1-based column (byte) where parsing stopped.
-public struct JSONParser: ~Copyable {
+package struct JSONParser: ~Copyable {
     /// Objects and arrays nested deeper than this are rejected.
-    public static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     /// Why a line is not valid JSON, and where.
-    public struct SyntaxError: Error, Sendable, Equatable {
+    package struct SyntaxError: Error, Sendable, Equatable {
         /// What is wrong, in words a user can act on.
-        public var reason: String
+        package var reason: String
         /// 1-based byte column in the line.
-        public var column: Int
+        package var column: Int
     }
 
     private let bytes: UnsafeRawBufferPointer
@@ -27,7 +27,7 @@ public struct JSONParser: ~Copyable {
     ///
     /// - Throws: ``SyntaxError`` naming the reason and column.
     /// - Complexity: O(n) in the number of bytes.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -39,7 +39,7 @@ public struct JSONParser: ~Copyable {
     }
 
     /// Parses the UTF-8 bytes of `text` (a convenience for tests and small inputs).
-    public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
         var copy = Array(text.utf8)
         let result: Result<JSONValue, SyntaxError> = copy.withUnsafeMutableBytes { buffer in
             do throws(SyntaxError) {

@@ -4,7 +4,7 @@
 /// fields survive a round trip, and writes it back with ``JSONWriter`` in one
 /// canonical form (sorted keys, one number format) so that equal content gives
 /// equal bytes on every machine.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -13,25 +13,25 @@ public enum JSONValue: Sendable, Hashable {
     case object(JSONObject)
 
     /// The string payload, or `nil` for any other case.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The number payload, or `nil` for any other case.
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         if case .number(let value) = self { return value }
         return nil
     }
 
     /// The object payload, or `nil` for any other case.
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// A short name of the value's JSON type, for error messages ("a string", "a number").
-    public var typeDescription: String {
+    package var typeDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -44,11 +44,11 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// One `"key": value` member of a JSON object.
-public struct JSONMember: Sendable, Hashable {
-    public var key: String
-    public var value: JSONValue
+package struct JSONMember: Sendable, Hashable {
+    package var key: String
+    package var value: JSONValue
 
-    public init(_ key: String, _ value: JSONValue) {
+    package init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
     }
@@ -59,15 +59,15 @@ public struct JSONMember: Sendable, Hashable {
 /// Lookups are linear; the objects in this domain have a dozen members at most,
 /// where a scan beats hashing and keeps iteration order independent of the
 /// process's hash seed.
-public struct JSONObject: Sendable, Hashable {
-    public var members: [JSONMember]
+package struct JSONObject: Sendable, Hashable {
+    package var members: [JSONMember]
 
-    public init(_ members: [JSONMember] = []) {
+    package init(_ members: [JSONMember] = []) {
         self.members = members
     }
 
     /// The value for `key`, or `nil` when the object has no such member.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get {
             for member in members where member.key == key { return member.value }
             return nil
@@ -82,23 +82,23 @@ public struct JSONObject: Sendable, Hashable {
     }
 
     /// The members sorted by the UTF-8 bytes of their keys: the canonical order.
-    public var sortedMembers: [JSONMember] {
+    package var sortedMembers: [JSONMember] {
         members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
     /// This object without the members named in `keys`.
-    public func removing(_ keys: Set<String>) -> JSONObject {
+    package func removing(_ keys: Set<String>) -> JSONObject {
         JSONObject(members.filter { !keys.contains($0.key) })
     }
 
-    public var isEmpty: Bool { members.isEmpty }
+    package var isEmpty: Bool { members.isEmpty }
 
     /// Objects are equal when they hold the same members, in any order.
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count && lhs.sortedMembers == rhs.sortedMembers
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(sortedMembers)
     }
 }

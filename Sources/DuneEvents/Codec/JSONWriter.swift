@@ -4,9 +4,9 @@
 /// written without a fraction, other numbers in Swift's shortest round-trip
 /// form, and strings escape only what JSON requires. The same value therefore
 /// gives the same bytes in every process and on every machine.
-public enum JSONWriter {
+package enum JSONWriter {
     /// The canonical bytes of `value`, appended to `output`.
-    public static func write(_ value: JSONValue, into output: inout [UInt8]) {
+    package static func write(_ value: JSONValue, into output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -27,7 +27,7 @@ public enum JSONWriter {
     }
 
     /// `"k":v,"k":v` for `members` in the order given, without braces.
-    public static func writeMembers(_ members: [JSONMember], into output: inout [UInt8]) {
+    package static func writeMembers(_ members: [JSONMember], into output: inout [UInt8]) {
         for (index, member) in members.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             writeString(member.key, into: &output)
@@ -37,7 +37,7 @@ public enum JSONWriter {
     }
 
     /// The canonical JSON text of `value`.
-    public static func string(_ value: JSONValue) -> String {
+    package static func string(_ value: JSONValue) -> String {
         var bytes: [UInt8] = []
         write(value, into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -47,7 +47,7 @@ public enum JSONWriter {
     ///
     /// Non-finite numbers never reach the writer (input validation rejects them);
     /// if one does, it is written as `null` so the output stays valid JSON.
-    public static func writeNumber(_ number: Double, into output: inout [UInt8]) {
+    package static func writeNumber(_ number: Double, into output: inout [UInt8]) {
         // Integers (most numbers of a read model: counts, zeros of empty days) are
         // written digit by digit, without a String: the same bytes as `formatNumber`.
         if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
@@ -75,7 +75,7 @@ public enum JSONWriter {
     }
 
     /// The canonical text of a number (see ``writeNumber(_:into:)``).
-    public static func formatNumber(_ number: Double) -> String {
+    package static func formatNumber(_ number: Double) -> String {
         guard number.isFinite else { return "null" }
         if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
             if number == 0 { return "0" }  // also turns -0 into 0
@@ -88,7 +88,7 @@ public enum JSONWriter {
     ///
     /// Runs of bytes that need no escaping are copied at once; only `"`, `\\`
     /// and control characters are escaped.
-    public static func writeString(_ string: String, into output: inout [UInt8]) {
+    package static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var copy = string
         copy.withUTF8 { bytes in

@@ -1,5 +1,5 @@
 /// Whether an input line was appended (docs/input-format.md).
-public enum IngestOutcome: String, Sendable, Hashable, CaseIterable {
+package enum IngestOutcome: String, Sendable, Hashable, CaseIterable {
     /// New events were appended.
     case appended
     /// The line was already in the log; nothing was appended.
@@ -9,14 +9,14 @@ public enum IngestOutcome: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The decision for one input line.
-public struct IngestDecision: Sendable, Hashable {
-    public var outcome: IngestOutcome
+package struct IngestDecision: Sendable, Hashable {
+    package var outcome: IngestOutcome
     /// The events to append, in order (empty unless `appended`).
-    public var events: [Event]
+    package var events: [Event]
     /// Why the line was not appended (for `alreadyAppended` and `conflict`).
-    public var reason: String?
+    package var reason: String?
 
-    public init(outcome: IngestOutcome, events: [Event] = [], reason: String? = nil) {
+    package init(outcome: IngestOutcome, events: [Event] = [], reason: String? = nil) {
         self.outcome = outcome
         self.events = events
         self.reason = reason
@@ -37,9 +37,9 @@ public struct IngestDecision: Sendable, Hashable {
 /// - `sampleDeleted` for an id that is not live (never seen, or already deleted) → `alreadyAppended`;
 /// - a refresh or profile line identical to one already stored → `alreadyAppended`;
 /// - a task line for a (task, phase) already stored → `alreadyAppended` when identical, else `conflict`.
-public struct IngestState: Sendable {
-    public var refresh = RefreshCoordinator.State()
-    public var tasks = TaskLifecycle.State()
+package struct IngestState: Sendable {
+    package var refresh = RefreshCoordinator.State()
+    package var tasks = TaskLifecycle.State()
     /// eventID digest → content digest and the seq that stored it.
     var eventIDs = DigestTable<StoredContent>()
     /// sample id digest → the content it was first stored with, its corrections, whether it is live.
@@ -58,7 +58,7 @@ public struct IngestState: Sendable {
     /// (task, phase) digest → content digest and seq.
     var taskPhases = DigestTable<StoredContent>()
     /// The seq of the last event folded in.
-    public internal(set) var lastSeq = 0
+    package internal(set) var lastSeq = 0
 
     struct StoredContent: Sendable, Equatable {
         var content: ContentDigest
@@ -75,10 +75,10 @@ public struct IngestState: Sendable {
         var later: Int32
     }
 
-    public init() {}
+    package init() {}
 
     /// The decision for `command` in the current state. Does not change the state.
-    public func decide(_ command: IngestCommand) -> IngestDecision {
+    package func decide(_ command: IngestCommand) -> IngestDecision {
         decide(command, contentDigest: ContentDigest(command.content))
     }
 
@@ -167,7 +167,7 @@ public struct IngestState: Sendable {
     ///
     /// - Parameter content: the event's input content when the caller already
     ///   has it (ingest); `nil` recomputes it from the event (replay on open).
-    public mutating func evolve(with recorded: RecordedEvent, content: [UInt8]? = nil) {
+    package mutating func evolve(with recorded: RecordedEvent, content: [UInt8]? = nil) {
         evolve(with: recorded, contentDigest: (content ?? recorded.event.inputContent).map { ContentDigest($0) })
     }
 

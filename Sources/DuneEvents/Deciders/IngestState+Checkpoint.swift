@@ -1,7 +1,7 @@
 extension IngestState: Equatable {
     /// States are equal when they remember the same things in the same order —
     /// as two states folded from the same events do.
-    public static func == (lhs: IngestState, rhs: IngestState) -> Bool {
+    package static func == (lhs: IngestState, rhs: IngestState) -> Bool {
         lhs.lastSeq == rhs.lastSeq && lhs.refresh == rhs.refresh && lhs.tasks == rhs.tasks
             && lhs.eventIDs.keys == rhs.eventIDs.keys && lhs.eventIDs.values == rhs.eventIDs.values
             && lhs.samples.keys == rhs.samples.keys && lhs.samples.values == rhs.samples.values

@@ -5,19 +5,19 @@
 /// the record to store; ``evolve(_:with:)`` folds a stored record into the
 /// state. Replaying the stored records rebuilds the same state, so decisions
 /// never depend on a clock — only on the requests' own `at` times.
-public enum RefreshCoordinator {
+package enum RefreshCoordinator {
     /// Minimum seconds between performed refreshes, and between two observer
     /// callbacks of the same sample kind.
-    public static let throttleSeconds: Double = 60
+    package static let throttleSeconds: Double = 60
 
     /// What the coordinator remembers.
-    public struct State: Sendable, Equatable {
-        public var lastPerformedAt: Timestamp?
-        public var lastObserverAt: [SampleKind: Timestamp] = [:]
+    package struct State: Sendable, Equatable {
+        package var lastPerformedAt: Timestamp?
+        package var lastObserverAt: [SampleKind: Timestamp] = [:]
         /// Performed refreshes so far.
-        public var refreshSignal = 0
+        package var refreshSignal = 0
 
-        public init() {}
+        package init() {}
     }
 
     /// The decision for `request` in `state`.
@@ -27,7 +27,7 @@ public enum RefreshCoordinator {
     /// 3. `healthKitObserver` within 60 s of the same kind's last observer → throttled (`typeThrottle`).
     /// 4. `foreground` / `healthKitObserver` within 60 s of the last performed refresh → throttled
     ///    (`coordinatorThrottle`), else performed.
-    public static func decide(_ state: State, _ request: RefreshRequest) -> RefreshRecord {
+    package static func decide(_ state: State, _ request: RefreshRequest) -> RefreshRecord {
         func record(_ outcome: RefreshOutcome, _ reason: ThrottleReason? = nil) -> RefreshRecord {
             RefreshRecord(source: request.source, kind: request.kind, at: request.at, outcome: outcome, reason: reason,
                           refreshSignal: state.refreshSignal + (outcome == .performed ? 1 : 0))
@@ -51,7 +51,7 @@ public enum RefreshCoordinator {
     }
 
     /// Folds a stored decision into the state.
-    public static func evolve(_ state: inout State, with record: RefreshRecord) {
+    package static func evolve(_ state: inout State, with record: RefreshRecord) {
         if record.source == .healthKitObserver, record.reason != .typeThrottle, let kind = record.kind {
             state.lastObserverAt[kind] = record.at
         }

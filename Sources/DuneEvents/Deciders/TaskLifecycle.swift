@@ -1,12 +1,12 @@
 /// The task lifecycle decider (docs/input-format.md): cancel-before-spawn, and
 /// cancellation is never recorded as an error.
-public enum TaskLifecycle {
+package enum TaskLifecycle {
     /// Which task of each feature is in flight.
-    public struct State: Sendable, Equatable {
+    package struct State: Sendable, Equatable {
         /// Feature → the id of its task in flight.
-        public var inFlight: [String: String] = [:]
+        package var inFlight: [String: String] = [:]
 
-        public init() {}
+        package init() {}
     }
 
     /// The records to store for `command`, in order.
@@ -16,7 +16,7 @@ public enum TaskLifecycle {
     /// - `failed` with error `cancelled` (any case): recorded as `cancelled`
     ///   (reason `cancelledError`, the error kept).
     /// - `cancelled`: recorded with reason `requested`.
-    public static func decide(_ state: State, _ command: TaskCommand) -> [TaskRecord] {
+    package static func decide(_ state: State, _ command: TaskCommand) -> [TaskRecord] {
         switch command.phase {
         case .started:
             let started = TaskRecord(task: command.task, feature: command.feature, phase: .started, at: command.at, error: command.error)
@@ -38,7 +38,7 @@ public enum TaskLifecycle {
     }
 
     /// Folds a stored record into the state.
-    public static func evolve(_ state: inout State, with record: TaskRecord) {
+    package static func evolve(_ state: inout State, with record: TaskRecord) {
         switch record.phase {
         case .started:
             state.inFlight[record.feature] = record.task

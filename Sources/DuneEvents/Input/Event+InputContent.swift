@@ -6,7 +6,7 @@ extension Event {
     /// line (minus `eventID`) that produced the event, so re-ingesting that
     /// line is recognised after the process restarts and rebuilds its state
     /// from the log.
-    public var inputObject: JSONObject? {
+    package var inputObject: JSONObject? {
         var object = JSONObject()
         switch payload {
         case .sampleIngested(let sample):
@@ -61,7 +61,7 @@ extension Event {
     }
 
     /// Canonical bytes of ``inputObject``.
-    public var inputContent: [UInt8]? {
+    package var inputContent: [UInt8]? {
         guard let object = inputObject else { return nil }
         var bytes: [UInt8] = []
         JSONWriter.write(.object(object), into: &bytes)

@@ -4,9 +4,9 @@
 /// object, e.g. from the Apple Health importer). ``content`` is the canonical
 /// form of the line without its `eventID`; two lines with equal content are
 /// "the same" for idempotency.
-public struct IngestCommand: Sendable, Hashable {
+package struct IngestCommand: Sendable, Hashable {
     /// What the line asks for.
-    public enum Intent: Sendable, Hashable {
+    package enum Intent: Sendable, Hashable {
         case sample(Sample)
         case deleteSample(SampleDeletion)
         case refresh(RefreshRequest)
@@ -14,15 +14,15 @@ public struct IngestCommand: Sendable, Hashable {
         case profile(ProfileUpdate)
     }
 
-    public var intent: Intent
+    package var intent: Intent
     /// The optional idempotency key.
-    public var eventID: String?
+    package var eventID: String?
     /// Fields the parser did not know, kept verbatim.
-    public var extra: JSONObject
+    package var extra: JSONObject
     /// Canonical JSON bytes of the line without `eventID`.
-    public var content: [UInt8]
+    package var content: [UInt8]
 
-    public init(intent: Intent, eventID: String?, extra: JSONObject, content: [UInt8]) {
+    package init(intent: Intent, eventID: String?, extra: JSONObject, content: [UInt8]) {
         self.intent = intent
         self.eventID = eventID
         self.extra = extra
@@ -32,10 +32,18 @@ public struct IngestCommand: Sendable, Hashable {
 
 /// A refresh request before the coordinator decides on it.
 public struct RefreshRequest: Sendable, Hashable {
+    /// What asked for the refresh.
     public var source: RefreshSource
+    /// The sample kind an observer fired for: required for ``RefreshSource/healthKitObserver``, optional otherwise.
     public var kind: SampleKind?
+    /// When the request was made; the throttles compare these times, never the clock.
     public var at: Timestamp
 
+    /// Creates a refresh request.
+    /// - Parameters:
+    ///   - source: What asked for the refresh.
+    ///   - kind: The sample kind an observer fired for; required for ``RefreshSource/healthKitObserver``.
+    ///   - at: When the request was made.
     public init(source: RefreshSource, kind: SampleKind?, at: Timestamp) {
         self.source = source
         self.kind = kind
@@ -45,12 +53,24 @@ public struct RefreshRequest: Sendable, Hashable {
 
 /// A task lifecycle report before the lifecycle decider runs.
 public struct TaskCommand: Sendable, Hashable {
+    /// The task's id, 1–256 bytes; every phase of one task carries the same id.
     public var task: String
+    /// The feature the task loads (`readiness`, `trends`, `weeklyStats` or a name of the app's own), 1–256 bytes.
     public var feature: String
+    /// The phase being reported.
     public var phase: TaskPhase
+    /// When the phase happened.
     public var at: Timestamp
+    /// The error of a failure; a failure whose error is `cancelled` (any letter case) is stored as a cancellation.
     public var error: String?
 
+    /// Creates a task report.
+    /// - Parameters:
+    ///   - task: The task's id.
+    ///   - feature: The feature the task loads.
+    ///   - phase: The phase being reported.
+    ///   - at: When the phase happened.
+    ///   - error: The error of a failure, if any.
     public init(task: String, feature: String, phase: TaskPhase, at: Timestamp, error: String? = nil) {
         self.task = task
         self.feature = feature

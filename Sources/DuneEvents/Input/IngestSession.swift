@@ -8,72 +8,72 @@
 ///
 /// With `atomic`, lines are held until ``finish()`` and nothing is appended
 /// when any line was rejected or conflicts.
-public struct IngestSession {
+package struct IngestSession {
     /// One rejected input line.
-    public struct Rejection: Sendable, Hashable, CustomStringConvertible {
+    package struct Rejection: Sendable, Hashable, CustomStringConvertible {
         /// The input's name (its path, or `-` for stdin).
-        public var input: String
-        public var line: Int
-        public var reason: String
+        package var input: String
+        package var line: Int
+        package var reason: String
 
-        public var description: String { "\(input):\(line): \(reason)" }
+        package var description: String { "\(input):\(line): \(reason)" }
     }
 
     /// Progress after a durable batch.
-    public struct Progress: Sendable, Hashable {
+    package struct Progress: Sendable, Hashable {
         /// The last seq now on disk (0 for an empty log).
-        public var durableSeq: Int
+        package var durableSeq: Int
         /// Lines acknowledged so far (appended or already appended).
-        public var acknowledgedLines: Int
+        package var acknowledgedLines: Int
     }
 
     /// Totals for the whole session.
-    public struct Summary: Sendable, Hashable {
-        public var lines = 0
-        public var appended = 0
-        public var alreadyAppended = 0
-        public var conflicts = 0
-        public var rejected = 0
+    package struct Summary: Sendable, Hashable {
+        package var lines = 0
+        package var appended = 0
+        package var alreadyAppended = 0
+        package var conflicts = 0
+        package var rejected = 0
         /// Events written (a superseding cancellation adds one).
-        public var eventsAppended = 0
-        public var firstSeq: Int?
-        public var lastSeq: Int?
+        package var eventsAppended = 0
+        package var firstSeq: Int?
+        package var lastSeq: Int?
         /// With `atomic`: whether the batch was withheld because of rejections.
-        public var withheld = false
+        package var withheld = false
         /// Outcomes per category (e.g. an Apple Health record type), sorted by name;
         /// only lines submitted with a category are counted here.
-        public var categories: [CategoryCounts] = []
+        package var categories: [CategoryCounts] = []
 
-        public init() {}
+        package init() {}
     }
 
     /// Outcomes of the lines of one category.
-    public struct CategoryCounts: Sendable, Hashable {
-        public var name: String
-        public var appended = 0
-        public var alreadyAppended = 0
-        public var conflicts = 0
-        public var rejected = 0
+    package struct CategoryCounts: Sendable, Hashable {
+        package var name: String
+        package var appended = 0
+        package var alreadyAppended = 0
+        package var conflicts = 0
+        package var rejected = 0
 
-        public init(name: String) {
+        package init(name: String) {
             self.name = name
         }
     }
 
-    public let log: EventLog
-    public let atomic: Bool
-    public let batchSize: Int
-    public var onRejection: (Rejection) -> Void
-    public var onDurable: (Progress) -> Void
+    package let log: EventLog
+    package let atomic: Bool
+    package let batchSize: Int
+    package var onRejection: (Rejection) -> Void
+    package var onDurable: (Progress) -> Void
     /// Called with the events of every durable batch (e.g. to feed live projections).
-    public var onAppended: ([RecordedEvent]) -> Void = { _ in } {
+    package var onAppended: ([RecordedEvent]) -> Void = { _ in } {
         // Prepared sample lines are appended without being rebuilt as events; a
         // session that hands events on parses every line into a command instead.
         didSet { wantsEvents = true }
     }
     /// Whether ``onAppended`` was set (see there).
     var wantsEvents = false
-    public private(set) var summary = Summary()
+    package private(set) var summary = Summary()
     private var pending: [EventLog.IngestItem] = []
     /// The `data` bytes of the pending prepared samples.
     private var pendingData: [UInt8] = []
@@ -91,7 +91,7 @@ public struct IngestSession {
         var category: String?
     }
 
-    public init(log: EventLog, atomic: Bool = false, batchSize: Int = 8192,
+    package init(log: EventLog, atomic: Bool = false, batchSize: Int = 8192,
                 onRejection: @escaping (Rejection) -> Void = { _ in }, onDurable: @escaping (Progress) -> Void = { _ in }) {
         self.log = log
         self.atomic = atomic
@@ -105,14 +105,14 @@ public struct IngestSession {
     /// The line is copied and parsed together with the lines after it, on
     /// every core (see `RawLineWindow`); its rejection or command takes its
     /// place in the input's order all the same.
-    public mutating func submit(line: InputLineReader.Line, input: String) async throws(DuneEventsError) {
+    package mutating func submit(line: InputLineReader.Line, input: String) async throws(DuneEventsError) {
         try await enqueueRaw(line, input: input)
     }
 
     /// Submits a validated command that came from `input` at `line`.
     ///
     /// - Parameter category: counts the outcome under this name too (see ``Summary/categories``).
-    public mutating func submit(_ command: IngestCommand, input: String, line: Int, category: String? = nil) async throws(DuneEventsError) {
+    package mutating func submit(_ command: IngestCommand, input: String, line: Int, category: String? = nil) async throws(DuneEventsError) {
         try await drainWindow()
         try await enqueue(command, input: input, line: line, category: category)
     }
@@ -141,7 +141,7 @@ public struct IngestSession {
     ///
     /// When raw lines submitted before it are still waiting to be parsed, the
     /// rejection waits with them and is reported in its turn.
-    public mutating func reject(input: String, line: Int, reason: String, category: String? = nil) {
+    package mutating func reject(input: String, line: Int, reason: String, category: String? = nil) {
         guard !hasWaitingLines else {
             window.lines.append(.init(start: 0, count: 0, number: line, input: input, overlong: nil, rejection: (reason, category)))
             return
@@ -157,7 +157,7 @@ public struct IngestSession {
     }
 
     /// Appends what is pending and returns the totals.
-    public mutating func finish() async throws(DuneEventsError) -> Summary {
+    package mutating func finish() async throws(DuneEventsError) -> Summary {
         try await drainWindow()
         summary.categories = categories.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         if atomic, summary.rejected > 0 {

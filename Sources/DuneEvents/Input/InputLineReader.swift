@@ -7,10 +7,10 @@
 /// longer than ``maximumLineBytes`` is never buffered whole: it is skipped to
 /// its end and returned as ``Line/Content/overlong(_:)``, so a hostile 10 MB
 /// line costs no more memory than a normal one.
-public final class InputLineReader {
+package final class InputLineReader {
     /// One line of input.
-    public struct Line {
-        public enum Content {
+    package struct Line {
+        package enum Content {
             /// The line's bytes without `\n`; valid until the next call to ``InputLineReader/next()``.
             case bytes(UnsafeRawBufferPointer)
             /// The line was longer than the limit; its length in bytes.
@@ -18,13 +18,13 @@ public final class InputLineReader {
         }
 
         /// 1-based line number.
-        public var number: Int
-        public var content: Content
+        package var number: Int
+        package var content: Content
     }
 
     /// The name used in messages: the path, or `-` for stdin.
-    public let name: String
-    public let maximumLineBytes: Int
+    package let name: String
+    package let maximumLineBytes: Int
     private let descriptor: FileDescriptor
     private let ownsDescriptor: Bool
     /// The chunked line buffer (shared with ``LogLineReader``), of fixed size.
@@ -36,7 +36,7 @@ public final class InputLineReader {
     /// Opens `path` for reading; `-` means stdin.
     ///
     /// - Throws: `inputUnavailable` when the file is missing, a directory or unreadable.
-    public init(path: String, maximumLineBytes: Int = InputParser.maximumLineBytes) throws(DuneEventsError) {
+    package init(path: String, maximumLineBytes: Int = InputParser.maximumLineBytes) throws(DuneEventsError) {
         self.name = path
         self.maximumLineBytes = maximumLineBytes
         if path == "-" {
@@ -66,7 +66,7 @@ public final class InputLineReader {
     }
 
     /// Closes the file (never stdin). Idempotent.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         if ownsDescriptor { try? descriptor.close() }
@@ -76,7 +76,7 @@ public final class InputLineReader {
     ///
     /// - Throws: `DuneEventsError` (`inputUnavailable`) when reading fails.
     /// - Complexity: amortized O(line length); memory is fixed at open.
-    public func next() throws(DuneEventsError) -> Line? {
+    package func next() throws(DuneEventsError) -> Line? {
         while true {
             guard let line = try nextRaw() else { return nil }
             if case .bytes(let bytes) = line.content, bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }

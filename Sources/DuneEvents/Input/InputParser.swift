@@ -3,21 +3,21 @@
 /// Every rejection carries one precise reason naming the field, e.g.
 /// `field "start": timestamp "2026-02-28T07:12:00" has no UTC offset; add 'Z' or '±HH:MM'`.
 /// Unknown fields are kept in ``IngestCommand/extra``.
-public enum InputParser {
+package enum InputParser {
     /// Lines longer than this are rejected without being parsed.
-    public static let maximumLineBytes = 1 << 20
+    package static let maximumLineBytes = 1 << 20
 
     /// Why an input line was rejected.
-    public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
-        public var reason: String
+    package struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
+        package var reason: String
         /// - Parameter reason: What is wrong; quoted input values in it are made
         ///   printable (see ``printable(_:)``).
-        public init(_ reason: String) { self.reason = Self.printable(reason) }
-        public var description: String { reason }
+        package init(_ reason: String) { self.reason = Self.printable(reason) }
+        package var description: String { reason }
 
         /// Reasons longer than this many characters are cut (an input value quoted in
         /// a reason may be up to a line's 1 MiB).
-        public static let maximumReasonCharacters = 300
+        package static let maximumReasonCharacters = 300
 
         /// `reason` as one printable line: control characters (a newline, a terminal
         /// escape, NUL — an input value quoted in the reason may hold any of them) are
@@ -47,7 +47,7 @@ public enum InputParser {
     /// Parses one input line (without its newline).
     ///
     /// - Throws: ``Rejection`` with the reason.
-    public static func parse(_ line: UnsafeRawBufferPointer) throws(Rejection) -> IngestCommand {
+    package static func parse(_ line: UnsafeRawBufferPointer) throws(Rejection) -> IngestCommand {
         guard line.count <= maximumLineBytes else {
             throw Rejection("line is \(line.count) bytes; the limit is \(maximumLineBytes)")
         }
@@ -75,7 +75,7 @@ public enum InputParser {
     }
 
     /// Parses one input line given as text (tests, small inputs).
-    public static func parse(_ line: String) throws(Rejection) -> IngestCommand {
+    package static func parse(_ line: String) throws(Rejection) -> IngestCommand {
         let bytes = Array(line.utf8)
         let result: Result<IngestCommand, Rejection> = bytes.withUnsafeBytes { buffer in
             do throws(Rejection) { return .success(try parse(buffer)) } catch { return .failure(error) }
@@ -84,7 +84,7 @@ public enum InputParser {
     }
 
     /// Validates an input object (a parsed line, or an importer's record).
-    public static func command(from object: JSONObject) throws(Rejection) -> IngestCommand {
+    package static func command(from object: JSONObject) throws(Rejection) -> IngestCommand {
         var fields = InputFields(object: object)
         let type = try fields.string("type")
         let eventID = try fields.optionalString("eventID")

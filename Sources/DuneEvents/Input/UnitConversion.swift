@@ -1,8 +1,8 @@
 /// Converts input units to each sample kind's canonical unit (docs/input-format.md).
-public enum UnitConversion {
+package enum UnitConversion {
     /// The canonical value of `value` written in `unit` for `kind`, or `nil`
     /// when the unit is not accepted for that kind.
-    public static func canonicalValue(_ value: Double, unit: String, kind: SampleKind) -> Double? {
+    package static func canonicalValue(_ value: Double, unit: String, kind: SampleKind) -> Double? {
         switch (kind, unit) {
         case (.hrv, "ms"): value
         case (.restingHeartRate, "count/min"), (.restingHeartRate, "bpm"): value
@@ -18,7 +18,7 @@ public enum UnitConversion {
     }
 
     /// The units accepted for `kind`, for error messages.
-    public static func acceptedUnits(for kind: SampleKind) -> [String] {
+    package static func acceptedUnits(for kind: SampleKind) -> [String] {
         switch kind {
         case .hrv: ["ms"]
         case .restingHeartRate: ["count/min", "bpm"]
@@ -31,7 +31,7 @@ public enum UnitConversion {
     }
 
     /// Kilocalories for `value` written in `unit` (`kcal`, `Cal`, `kJ`), or `nil`.
-    public static func kilocalories(_ value: Double, unit: String) -> Double? {
+    package static func kilocalories(_ value: Double, unit: String) -> Double? {
         switch unit {
         case "kcal", "Cal": value
         case "kJ": value / 4.184
@@ -40,7 +40,7 @@ public enum UnitConversion {
     }
 
     /// Metres for `value` written in `unit` (`m`, `km`, `mi`), or `nil`.
-    public static func meters(_ value: Double, unit: String) -> Double? {
+    package static func meters(_ value: Double, unit: String) -> Double? {
         switch unit {
         case "m": value
         case "km": value * 1000
@@ -50,7 +50,7 @@ public enum UnitConversion {
     }
 
     /// The plausible range of canonical values for a quantity kind (docs/input-format.md).
-    public static func plausibleRange(for kind: SampleKind) -> ClosedRange<Double>? {
+    package static func plausibleRange(for kind: SampleKind) -> ClosedRange<Double>? {
         switch kind {
         case .hrv: 1...500
         case .restingHeartRate: 20...250

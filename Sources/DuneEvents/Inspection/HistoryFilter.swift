@@ -1,19 +1,19 @@
 /// Selects events for `dune-replay history`: by type, sample kind, date, seq,
 /// sample id or task id. All conditions must hold.
-public struct HistoryFilter: Sendable {
-    public var types: Set<EventType> = []
-    public var kinds: Set<SampleKind> = []
+package struct HistoryFilter: Sendable {
+    package var types: Set<EventType> = []
+    package var kinds: Set<SampleKind> = []
     /// Inclusive local-date bounds on ``RecordedEvent/occurredAt``.
-    public var since: DayKey?
-    public var until: DayKey?
-    public var seqs: ClosedRange<Int>?
-    public var sampleID: String?
-    public var taskID: String?
+    package var since: DayKey?
+    package var until: DayKey?
+    package var seqs: ClosedRange<Int>?
+    package var sampleID: String?
+    package var taskID: String?
 
-    public init() {}
+    package init() {}
 
     /// Whether `event` passes every condition.
-    public func matches(_ event: RecordedEvent) -> Bool {
+    package func matches(_ event: RecordedEvent) -> Bool {
         if let seqs, !seqs.contains(event.seq) { return false }
         if !types.isEmpty, !types.contains(event.type) { return false }
         if !kinds.isEmpty {
@@ -36,7 +36,7 @@ extension HistoryFilter {
     /// Whether any event of `type` can pass: `false` when the filter names
     /// other types, or asks for a sample kind or sample id that `type` never
     /// carries. Lets a caller skip work for events it will never show.
-    public func canMatch(_ type: EventType) -> Bool {
+    package func canMatch(_ type: EventType) -> Bool {
         if !types.isEmpty, !types.contains(type) { return false }
         let carriesKind = type == .sampleIngested || type == .refreshRequested
         if !kinds.isEmpty, !carriesKind { return false }
@@ -49,7 +49,7 @@ extension HistoryFilter {
     /// Whether the event at `position` of `batch` passes every condition —
     /// ``matches(_:)`` without rebuilding the event when it is a packed sample,
     /// so filtering a large log costs little more than decoding it.
-    public func matches(_ batch: EventBatch, at position: Int) -> Bool {
+    package func matches(_ batch: EventBatch, at position: Int) -> Bool {
         let row = batch.rows[position]
         guard row >= 0 else { return matches(batch.others[Int(~row)]) }
         let packed = batch.samples.rows[Int(row)]
@@ -70,7 +70,7 @@ extension HistoryFilter {
 
 extension RecordedEvent {
     /// When the event happened in the user's world: a sample's start, else its `at`.
-    public var occurredAt: Timestamp {
+    package var occurredAt: Timestamp {
         switch payload {
         case .sampleIngested(let sample): sample.start
         case .sampleDeleted(let deletion): deletion.at
@@ -81,7 +81,7 @@ extension RecordedEvent {
     }
 
     /// The sample kind of an ingested sample, or the kind a refresh names.
-    public var sampleKind: SampleKind? {
+    package var sampleKind: SampleKind? {
         switch payload {
         case .sampleIngested(let sample): sample.kind
         case .refreshRequested(let refresh): refresh.kind
@@ -90,7 +90,7 @@ extension RecordedEvent {
     }
 
     /// The sample id of an ingest or deletion.
-    public var sampleID: String? {
+    package var sampleID: String? {
         switch payload {
         case .sampleIngested(let sample): sample.id
         case .sampleDeleted(let deletion): deletion.sampleID

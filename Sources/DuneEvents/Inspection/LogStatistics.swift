@@ -1,32 +1,32 @@
 /// Counts over a log for `dune-replay stats`.
-public struct LogStatistics: Sendable, Equatable {
+package struct LogStatistics: Sendable, Equatable {
     /// A name with a count, in a deterministic order.
-    public struct Count: Sendable, Equatable {
-        public var name: String
-        public var count: Int
+    package struct Count: Sendable, Equatable {
+        package var name: String
+        package var count: Int
     }
 
-    public var events = 0
-    public var bytes = 0
-    public var byType: [Count] = []
-    public var byKind: [Count] = []
-    public var bySource: [Count] = []
+    package var events = 0
+    package var bytes = 0
+    package var byType: [Count] = []
+    package var byKind: [Count] = []
+    package var bySource: [Count] = []
     /// Earliest and latest ``RecordedEvent/occurredAt`` local dates.
-    public var firstDay: DayKey?
-    public var lastDay: DayKey?
-    public var firstRecordedAt: Timestamp?
-    public var lastRecordedAt: Timestamp?
+    package var firstDay: DayKey?
+    package var lastDay: DayKey?
+    package var firstRecordedAt: Timestamp?
+    package var lastRecordedAt: Timestamp?
 
     /// Accumulates statistics over events fed in seq order.
-    public struct Builder {
+    package struct Builder {
         private var types: [String: Int] = [:]
         private var kinds: [String: Int] = [:]
         private var sources: [String: Int] = [:]
         private var result = LogStatistics()
 
-        public init() {}
+        package init() {}
 
-        public mutating func add(_ event: RecordedEvent) {
+        package mutating func add(_ event: RecordedEvent) {
             result.events += 1
             types[event.type.rawValue, default: 0] += 1
             if case .sampleIngested(let sample) = event.payload {
@@ -41,7 +41,7 @@ public struct LogStatistics: Sendable, Equatable {
         }
 
         /// The statistics, with counts sorted by count (descending) then name.
-        public func build(bytes: Int) -> LogStatistics {
+        package func build(bytes: Int) -> LogStatistics {
             func sorted(_ counts: [String: Int]) -> [Count] {
                 counts.map { Count(name: $0.key, count: $0.value) }
                     .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }

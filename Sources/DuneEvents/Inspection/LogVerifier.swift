@@ -1,49 +1,49 @@
 /// Checks a whole log without trusting any of it: every line's CRC and JSON,
 /// `seq` gapless from 1, and event ids unique. Used by `dune-replay verify`.
-public enum LogVerifier {
+package enum LogVerifier {
     /// One problem found, with its place in the file.
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        public var line: Int
-        public var byteOffset: Int
-        public var reason: String
+    package struct Problem: Sendable, Hashable, CustomStringConvertible {
+        package var line: Int
+        package var byteOffset: Int
+        package var reason: String
 
-        public var description: String { "line \(line), byte \(byteOffset): \(reason)" }
+        package var description: String { "line \(line), byte \(byteOffset): \(reason)" }
     }
 
     /// What `verify` found.
-    public struct Report: Sendable {
-        public var path: String
-        public var lines = 0
-        public var bytes = 0
-        public var lastSeq = 0
+    package struct Report: Sendable {
+        package var path: String
+        package var lines = 0
+        package var bytes = 0
+        package var lastSeq = 0
         /// Bytes after the last `\n` (a torn tail the next writer will quarantine).
-        public var trailingBytes = 0
+        package var trailingBytes = 0
         /// Whether another process held the writer lock when the read ended: the
         /// trailing bytes are then a batch being appended, not a torn tail.
-        public var writerActive = false
+        package var writerActive = false
         /// Problems in file order; at most ``maximumProblems`` are kept.
-        public var problems: [Problem] = []
+        package var problems: [Problem] = []
         /// All problems counted, including those not kept.
-        public var problemCount = 0
+        package var problemCount = 0
         /// Intact events with a timestamp outside ``TimestampWindow`` (written by an
         /// older version): not damage — every projection skips them — but worth a
         /// look. At most ``maximumProblems`` are kept, in file order.
-        public var warnings: [Problem] = []
+        package var warnings: [Problem] = []
         /// All such events counted, including those not kept.
-        public var warningCount = 0
+        package var warningCount = 0
 
         /// No damaged line, and no torn tail (bytes after the last `\n` while no writer is appending).
-        public var isIntact: Bool { problemCount == 0 && (trailingBytes == 0 || writerActive) }
+        package var isIntact: Bool { problemCount == 0 && (trailingBytes == 0 || writerActive) }
     }
 
     /// Problems kept in a report (all are counted).
-    public static let maximumProblems = 100
+    package static let maximumProblems = 100
 
     /// Verifies the log at `path`.
     ///
     /// - Throws: `inputUnavailable` when the file cannot be opened or read.
     /// - Complexity: O(n) time; memory O(events) for the id set.
-    public static func verify(path: String) throws -> Report {
+    package static func verify(path: String) throws -> Report {
         let file = try LogFile.openForReading(path: path)
         defer { try? file.close() }
         var report = Report(path: path)

@@ -2,9 +2,9 @@
 ///
 /// This is the only place DuneEvents reads the clock or randomness. Both end
 /// up in the envelope only; no projection reads them (docs/log-format.md).
-public enum EventIdentity {
+package enum EventIdentity {
     /// The current UTC time, to the millisecond.
-    public static func now() -> Timestamp {
+    package static func now() -> Timestamp {
         let now = SystemClock.now()
         let millis = Int32(now.nanoseconds / 1_000_000)
         return Timestamp(epochSeconds: now.seconds, nanoseconds: millis * 1_000_000, offsetSeconds: 0)
@@ -12,7 +12,7 @@ public enum EventIdentity {
 
     /// A new UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, then random
     /// bits, so event ids sort roughly by append time.
-    public static func makeEventID(at time: Timestamp) -> String {
+    package static func makeEventID(at time: Timestamp) -> String {
         var generator = SystemRandomNumberGenerator()
         let millis = UInt64(max(0, time.epochSeconds)) * 1000 + UInt64(time.nanoseconds / 1_000_000)
         var bytes = [UInt8](repeating: 0, count: 16)

@@ -18,32 +18,32 @@ import Synchronization
 /// After a failed write or fsync the log closes itself: what was acknowledged
 /// before stays durable, nothing of the failed batch remains, and further
 /// calls throw until the log is opened again.
-public actor EventLog {
+package actor EventLog {
     /// The log's own serial queue: appends `write` and `fsync` there, never on
     /// a thread of Swift's cooperative pool.
     private nonisolated let executor: DispatchQueueExecutor
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// When appended lines are flushed to disk (see ``DuneEvents/Durability``).
-    public typealias Durability = DuneEvents.Durability
+    package typealias Durability = DuneEvents.Durability
 
     /// How to open the log.
-    public struct Options: Sendable {
-        public var durability: Durability
+    package struct Options: Sendable {
+        package var durability: Durability
         /// Wait for another writer to finish instead of failing with `logLocked`.
-        public var waitForLock: Bool
+        package var waitForLock: Bool
         /// Create the file when it does not exist.
-        public var create: Bool
+        package var create: Bool
         /// Keep `<log>.checkpoint` (see ``EventLog``) once this many bytes of the
         /// log are not covered by it; `nil` neither reads nor writes one.
-        public var checkpointBytes: Int?
+        package var checkpointBytes: Int?
         /// The Data Protection class of every file the log creates (the log,
         /// its checkpoint, side files). Applied on iOS, watchOS, tvOS and
         /// visionOS; accepted and ignored on macOS and Linux.
-        public var protection: FileProtection
+        package var protection: FileProtection
 
-        public init(durability: Durability = .batch, waitForLock: Bool = false, create: Bool = true,
+        package init(durability: Durability = .batch, waitForLock: Bool = false, create: Bool = true,
                     checkpointBytes: Int? = EventLog.defaultCheckpointBytes, protection: FileProtection = .default) {
             self.durability = durability
             self.waitForLock = waitForLock
@@ -55,28 +55,28 @@ public actor EventLog {
 
     /// The default of ``Options/checkpointBytes``: 16 MiB, about 50 000 events
     /// (a tenth of a second to replay).
-    public static let defaultCheckpointBytes = 16 << 20
+    package static let defaultCheckpointBytes = 16 << 20
 
     /// The outcome of one command of a batch.
-    public struct CommandResult: Sendable, Hashable {
-        public var outcome: IngestOutcome
+    package struct CommandResult: Sendable, Hashable {
+        package var outcome: IngestOutcome
         /// Seqs of the appended events (empty unless `appended`).
-        public var seqs: ClosedRange<Int>?
+        package var seqs: ClosedRange<Int>?
         /// Why nothing was appended.
-        public var reason: String?
+        package var reason: String?
     }
 
     /// The outcome of ``ingest(_:)``: one result per command, and the events
     /// that are now durable in the log, in `seq` order.
-    public struct BatchResult: Sendable {
-        public var results: [CommandResult]
-        public var appended: [RecordedEvent]
+    package struct BatchResult: Sendable {
+        package var results: [CommandResult]
+        package var appended: [RecordedEvent]
     }
 
-    public nonisolated let path: String
-    public let options: Options
+    package nonisolated let path: String
+    package let options: Options
     /// Warnings from opening (a quarantined torn tail).
-    public private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
     private var file: LogFile?
     private var state: IngestState
     private var size: Int
@@ -99,7 +99,7 @@ public actor EventLog {
     ///   when the file cannot be opened.
     /// - Complexity: O(n) in the bytes after the checkpoint (the whole log
     ///   without one), read in parallel chunks.
-    public init(path: String, options: Options = Options()) throws(DuneEventsError) {
+    package init(path: String, options: Options = Options()) throws(DuneEventsError) {
         self.path = path
         self.options = options
         self.executor = DispatchQueueExecutor(label: "dune.event-log")
@@ -140,7 +140,7 @@ public actor EventLog {
     }
 
     /// The seq of the last event in the log (0 when empty).
-    public var lastSeq: Int { state.lastSeq }
+    package var lastSeq: Int { state.lastSeq }
 
     /// The stamp of the log's current end (its identity, and the offset, seq
     /// and CRC of its last line), for a cache taken now; `nil` when the log is
@@ -151,7 +151,7 @@ public actor EventLog {
     }
 
     /// The deciders' current state (idempotency, refresh coordinator, tasks).
-    public var ingestState: IngestState { state }
+    package var ingestState: IngestState { state }
 
     /// Decides on each command in order and appends the resulting events as
     /// one durable batch: one `write` and, with `.batch` durability, one `fsync`.
@@ -164,7 +164,7 @@ public actor EventLog {
     ///
     /// - Parameter atomic: when true and any command is a `conflict`, nothing
     ///   of the batch is appended (the results still say what each would be).
-    public func ingest(_ commands: [IngestCommand], atomic: Bool = false) throws(DuneEventsError) -> BatchResult {
+    package func ingest(_ commands: [IngestCommand], atomic: Bool = false) throws(DuneEventsError) -> BatchResult {
         let outcome = try ingest(items: commands.map { .command($0) }, data: [], atomic: atomic)
         return BatchResult(results: outcome.results, appended: outcome.events)
     }
@@ -341,7 +341,7 @@ public actor EventLog {
     /// Releases the writer lock, after writing `<log>.checkpoint` when the
     /// log has grown by ``Options/checkpointBytes`` since the last one.
     /// Further calls throw.
-    public func close() {
+    package func close() {
         checkpointIfBehind(by: 0)
         try? file?.close()
         file = nil

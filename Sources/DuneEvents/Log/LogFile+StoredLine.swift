@@ -27,22 +27,22 @@
 /// StoredLine.seal(&line)     // {"v":1,"seq":1,"crc":"xxxxxxxx"}\n
 /// StoredLine.isIntact(line.dropLast())   // true
 /// ```
-public enum StoredLine {
+package enum StoredLine {
     /// `,"crc":"` — the bytes that open the trailer.
-    public static let crcMarker: [UInt8] = Array(#","crc":""#.utf8)
+    package static let crcMarker: [UInt8] = Array(#","crc":""#.utf8)
 
     /// `"}` — the bytes that close the trailer and the object.
-    public static let closing: [UInt8] = Array(#""}"#.utf8)
+    package static let closing: [UInt8] = Array(#""}"#.utf8)
 
     /// The trailer's length: marker (8) + hex digits (8) + closing (2) = 18.
-    public static let trailerLength = 8 + CRC32.hexDigitCount + 2
+    package static let trailerLength = 8 + CRC32.hexDigitCount + 2
 
     /// Appends the CRC trailer and the newline to an encoded line.
     ///
     /// - Parameter bytes: On input, `P`: the line without its closing `}`
     ///   (see the byte contract above). On output, `P + ,"crc":"H"}` + `\n`,
     ///   ready to append to the log.
-    public static func seal(_ bytes: inout [UInt8]) {
+    package static func seal(_ bytes: inout [UInt8]) {
         let crc = CRC32.checksum(bytes)
         bytes.reserveCapacity(bytes.count + trailerLength + 1)
         bytes.append(contentsOf: crcMarker)
@@ -61,7 +61,7 @@ public enum StoredLine {
     /// - Parameter line: One line, without the trailing `\n`.
     /// - Returns: `false` for anything torn, truncated, edited or empty.
     /// - Complexity: O(*n*) in the line's length (one CRC pass).
-    public static func isIntact(_ line: UnsafeRawBufferPointer) -> Bool {
+    package static func isIntact(_ line: UnsafeRawBufferPointer) -> Bool {
         guard let payloadLength = payloadLength(of: line) else { return false }
         let hexStart = payloadLength + crcMarker.count
         guard let stored = CRC32.parseHex(UnsafeRawBufferPointer(rebasing: line[hexStart..<(hexStart + CRC32.hexDigitCount)])) else {
@@ -74,7 +74,7 @@ public enum StoredLine {
     /// `isIntact(_:)` for an `UnsafeRawBufferPointer`.
     ///
     /// - Parameter line: One line, without the trailing `\n`.
-    public static func isIntact(_ line: some Collection<UInt8>) -> Bool {
+    package static func isIntact(_ line: some Collection<UInt8>) -> Bool {
         if let result = line.withContiguousStorageIfAvailable({ isIntact(UnsafeRawBufferPointer($0)) }) {
             return result
         }
@@ -87,7 +87,7 @@ public enum StoredLine {
     ///
     /// - Parameter line: One line, without the trailing `\n`.
     /// - Returns: The offset of the trailer's `,"crc":"`, or `nil`.
-    public static func payloadLength(of line: UnsafeRawBufferPointer) -> Int? {
+    package static func payloadLength(of line: UnsafeRawBufferPointer) -> Int? {
         guard line.count > trailerLength, line[0] == UInt8(ascii: "{") else { return nil }
         let markerStart = line.count - trailerLength
         for (index, byte) in crcMarker.enumerated() where line[markerStart + index] != byte {

@@ -2,28 +2,28 @@
 
 extension LogFile {
     /// What `quarantineTornTail` moved aside.
-    public struct TornTailReport: Sendable, Equatable, CustomStringConvertible {
+    package struct TornTailReport: Sendable, Equatable, CustomStringConvertible {
         /// The side file now holding the torn bytes, `<log>.torn-<UTC timestamp>[-N]`.
-        public var sidePath: String
+        package var sidePath: String
         /// Where the torn bytes started in the log: the log's size now.
-        public var byteOffset: Int
+        package var byteOffset: Int
         /// How many bytes were moved (the log shrank by this much).
-        public var byteCount: Int
+        package var byteCount: Int
 
-        public init(sidePath: String, byteOffset: Int, byteCount: Int) {
+        package init(sidePath: String, byteOffset: Int, byteCount: Int) {
             self.sidePath = sidePath
             self.byteOffset = byteOffset
             self.byteCount = byteCount
         }
 
         /// A one-line warning for stderr.
-        public var description: String {
+        package var description: String {
             "torn last line: moved \(byteCount) bytes from byte \(byteOffset) to '\(sidePath)' and truncated the log to the last good line"
         }
     }
 
     /// What `quarantineTornTail` found at the end of the log.
-    public enum TailRecovery: Sendable, Equatable {
+    package enum TailRecovery: Sendable, Equatable {
         /// The log is empty or ends with a complete line that passes the check;
         /// nothing was touched.
         case intact
@@ -76,7 +76,7 @@ extension LogFile {
     ///   side file was already durable), or if this is not the writer.
     /// - Complexity: O(*t* + *l*): the torn bytes plus the one or two lines
     ///   before them; never the whole log.
-    public func quarantineTornTail(
+    package func quarantineTornTail(
         validLine: (UnsafeRawBufferPointer) -> Bool = StoredLine.isIntact
     ) throws(DuneEventsError) -> TailRecovery {
         try quarantineTornTail(validLine: validLine, timestamp: Self.sideFileTimestamp(secondsSince1970: Int(SystemClock.now().seconds)))

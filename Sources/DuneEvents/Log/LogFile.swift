@@ -23,9 +23,9 @@ import Synchronization
 ///
 /// The descriptor is closed by `close()` or, at the latest, when the last
 /// reference goes away; closing releases the writer lock.
-public final class LogFile: Sendable {
+package final class LogFile: Sendable {
     /// What `openForAppend` does when another writer holds the lock.
-    public enum LockMode: Sendable, Equatable {
+    package enum LockMode: Sendable, Equatable {
         /// Fail at once with `DuneEventsError.Code.logLocked` (`flock` with `LOCK_NB`).
         case failIfLocked
         /// Block until the other writer closes the log.
@@ -33,17 +33,17 @@ public final class LogFile: Sendable {
     }
 
     /// The path the file was opened with.
-    public let path: String
+    package let path: String
 
     /// Whether this is the writer: opened by `openForAppend`, holding the lock.
-    public let isWriter: Bool
+    package let isWriter: Bool
 
     /// The open descriptor; `nil` once closed.
     private let descriptor: Mutex<FileDescriptor?>
 
     /// The Data Protection class of the files this writer creates beside the
     /// log (torn-tail side files); `.default` for a reader.
-    public let protection: FileProtection
+    package let protection: FileProtection
 
     /// The single-call `write(2)`; a seam for tests of partial writes.
     private let writeOnce: FileDescriptor.WriteFunction
@@ -92,7 +92,7 @@ public final class LogFile: Sendable {
     ///   file is missing (and `create` is false), not readable, a directory or
     ///   not a regular file; `.io` when a directory or the file cannot be
     ///   created or synced.
-    public static func openForAppend(path: String, create: Bool = true, lock: LockMode = .failIfLocked,
+    package static func openForAppend(path: String, create: Bool = true, lock: LockMode = .failIfLocked,
                                      protection: FileProtection = .default) throws(DuneEventsError) -> LogFile {
         try openForAppend(path: path, create: create, lock: lock, protection: protection, write: FileDescriptor.systemWrite)
     }
@@ -122,7 +122,7 @@ public final class LogFile: Sendable {
     /// Readers use it to tell a line a writer is still appending from a torn
     /// tail: asks for a shared `flock` without blocking and gives it back at once.
     /// `false` when the file is not locked (or cannot be asked).
-    public func hasActiveWriter() -> Bool {
+    package func hasActiveWriter() -> Bool {
         let locked = try? withDescriptor(.lock) { descriptor in
             descriptor.isLockedExclusivelyElsewhere()
         }
@@ -140,7 +140,7 @@ public final class LogFile: Sendable {
     /// - Returns: A reader; `append` and `truncate` on it throw.
     /// - Throws: `DuneEventsError.Code.inputUnavailable` when the file is
     ///   missing, unreadable, a directory or not a regular file.
-    public static func openForReading(path: String) throws(DuneEventsError) -> LogFile {
+    package static func openForReading(path: String) throws(DuneEventsError) -> LogFile {
         let descriptor: FileDescriptor
         do throws(Errno) {
             descriptor = try FileDescriptor.open(path, .readOnlyNonBlocking)
@@ -238,7 +238,7 @@ public final class LogFile: Sendable {
     /// concurrent writer has written so far.
     ///
     /// - Throws: `DuneEventsError` `.io` if `fstat` fails or the file is closed.
-    public var size: Int {
+    package var size: Int {
         get throws(DuneEventsError) { try status().size }
     }
 
@@ -251,7 +251,7 @@ public final class LogFile: Sendable {
     /// - Returns: The number of bytes read: fewer than asked only near the
     ///   end of the file, `0` at or past it.
     /// - Throws: `DuneEventsError` `.inputUnavailable` if the read fails.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(DuneEventsError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(DuneEventsError) -> Int {
         try withDescriptor(.read) { descriptor throws(DuneEventsError) in
             do throws(Errno) {
                 return try descriptor.read(into: buffer, atOffset: offset)
@@ -285,7 +285,7 @@ public final class LogFile: Sendable {
     /// - Throws: `DuneEventsError` `.io` with "disk full", "file size limit
     ///   exceeded", … and what to do; the message also says whether the
     ///   rollback succeeded. Also `.io` if this `LogFile` is not the writer.
-    public func append(_ bytes: UnsafeRawBufferPointer, sync: Bool) throws(DuneEventsError) {
+    package func append(_ bytes: UnsafeRawBufferPointer, sync: Bool) throws(DuneEventsError) {
         try requireWriter(.write)
         try withDescriptor(.write) { descriptor throws(DuneEventsError) in
             guard !bytes.isEmpty else { return }
@@ -306,7 +306,7 @@ public final class LogFile: Sendable {
 
     /// Appends a whole batch, or nothing; see `append(_:sync:)` for an
     /// `UnsafeRawBufferPointer`.
-    public func append(_ bytes: [UInt8], sync: Bool) throws(DuneEventsError) {
+    package func append(_ bytes: [UInt8], sync: Bool) throws(DuneEventsError) {
         // Array.withUnsafeBytes only rethrows untyped errors; carry the typed one out.
         let outcome = bytes.withUnsafeBytes { buffer in
             Result { () throws(DuneEventsError) in try append(buffer, sync: sync) }
@@ -339,7 +339,7 @@ public final class LogFile: Sendable {
     /// - Parameter size: The new size, at most the current size.
     /// - Throws: `DuneEventsError` `.io` if `ftruncate` fails or this is not
     ///   the writer.
-    public func truncate(to size: Int) throws(DuneEventsError) {
+    package func truncate(to size: Int) throws(DuneEventsError) {
         try requireWriter(.truncate)
         try withDescriptor(.truncate) { descriptor throws(DuneEventsError) in
             do throws(Errno) {
@@ -353,7 +353,7 @@ public final class LogFile: Sendable {
     /// `fsync`: everything written so far, and the file's metadata, on disk.
     ///
     /// - Throws: `DuneEventsError` `.io` if `fsync` fails.
-    public func sync() throws(DuneEventsError) {
+    package func sync() throws(DuneEventsError) {
         try withDescriptor(.sync) { descriptor throws(DuneEventsError) in
             do throws(Errno) {
                 try descriptor.sync()
@@ -368,7 +368,7 @@ public final class LogFile: Sendable {
     ///
     /// - Throws: `DuneEventsError` `.io` if `close` reports an error (the
     ///   descriptor is released anyway).
-    public func close() throws(DuneEventsError) {
+    package func close() throws(DuneEventsError) {
         let failure = descriptor.withLock { (descriptor: inout FileDescriptor?) -> Errno? in
             guard let open = descriptor else { return nil }
             descriptor = nil

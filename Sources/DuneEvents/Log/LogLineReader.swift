@@ -27,15 +27,15 @@
 /// body point into that buffer and are valid only during the call; copy them
 /// (`Array(line.bytes)`) to keep them. Calling the reader again from inside a
 /// body is a programming error (checked with `precondition`).
-public final class LogLineReader {
+package final class LogLineReader {
     /// The default chunk size, 4 MiB.
-    public static let defaultChunkSize = 4 * 1024 * 1024
+    package static let defaultChunkSize = 4 * 1024 * 1024
 
     /// The file read from.
-    public let file: LogFile
+    package let file: LogFile
 
     /// The number of bytes asked for per `pread` (at least 1).
-    public let chunkSize: Int
+    package let chunkSize: Int
 
     /// The chunked line buffer (shared with ``InputLineReader``); grown for long lines.
     private var lines: LineBuffer
@@ -46,38 +46,38 @@ public final class LogLineReader {
     // MARK: - Types
 
     /// One complete line.
-    public struct Line {
+    package struct Line {
         /// The line's bytes, without the `\n`; valid only during the body call.
-        public let bytes: UnsafeRawBufferPointer
+        package let bytes: UnsafeRawBufferPointer
         /// The 1-based line number (counted from `firstLineNumber`).
-        public let number: Int
+        package let number: Int
         /// The byte offset of the line's first byte in the file.
-        public let byteOffset: Int
+        package let byteOffset: Int
         /// The byte offset just past the line's `\n`: where the next line starts.
-        public var endOffset: Int { byteOffset + bytes.count + 1 }
+        package var endOffset: Int { byteOffset + bytes.count + 1 }
     }
 
     /// Many consecutive complete lines, as one contiguous run of bytes.
-    public struct Batch {
+    package struct Batch {
         /// The lines, each **with** its terminating `\n`; the last byte is
         /// always `\n`. Valid only during the body call.
-        public let bytes: UnsafeRawBufferPointer
+        package let bytes: UnsafeRawBufferPointer
         /// The byte offset of `bytes[0]` in the file.
-        public let byteOffset: Int
+        package let byteOffset: Int
         /// The number of the first line in the batch.
-        public let firstLineNumber: Int
+        package let firstLineNumber: Int
         /// How many lines the batch holds (its `\n` count).
-        public let lineCount: Int
+        package let lineCount: Int
 
         /// The byte offset just past the batch.
-        public var endOffset: Int { byteOffset + bytes.count }
+        package var endOffset: Int { byteOffset + bytes.count }
         /// The number the line after the batch will have.
-        public var nextLineNumber: Int { firstLineNumber + lineCount }
+        package var nextLineNumber: Int { firstLineNumber + lineCount }
 
         /// Calls `body` for each line of the batch, in order.
         ///
         /// - Complexity: O(*n*) in the batch's bytes.
-        public func forEachLine(_ body: (Line) throws -> Void) rethrows {
+        package func forEachLine(_ body: (Line) throws -> Void) rethrows {
             guard let base = bytes.baseAddress else { return }
             var number = firstLineNumber
             try LineScanning.forEachCompleteLine(in: base, from: 0, to: bytes.count) { start, end in
@@ -88,18 +88,18 @@ public final class LogLineReader {
     }
 
     /// Where a read stopped.
-    public struct ReadEnd: Sendable, Equatable {
+    package struct ReadEnd: Sendable, Equatable {
         /// The byte offset just after the last complete line yielded (the
         /// starting offset if none was): where to resume.
-        public var endOffset: Int
+        package var endOffset: Int
         /// The number the next line will have: where to resume counting.
-        public var nextLineNumber: Int
+        package var nextLineNumber: Int
         /// How many bytes followed `endOffset` without a `\n` when the end of
         /// the file was reached: a line still being written, or a torn tail.
         /// They were not yielded.
-        public var trailingByteCount: Int
+        package var trailingByteCount: Int
 
-        public init(endOffset: Int, nextLineNumber: Int, trailingByteCount: Int) {
+        package init(endOffset: Int, nextLineNumber: Int, trailingByteCount: Int) {
             self.endOffset = endOffset
             self.nextLineNumber = nextLineNumber
             self.trailingByteCount = trailingByteCount
@@ -115,7 +115,7 @@ public final class LogLineReader {
     ///   - chunkSize: Bytes per `pread`; values below 1 count as 1.
     /// - Throws: `DuneEventsError` `.inputUnavailable` if the file cannot be
     ///   opened for reading.
-    public convenience init(path: String, chunkSize: Int = LogLineReader.defaultChunkSize) throws(DuneEventsError) {
+    package convenience init(path: String, chunkSize: Int = LogLineReader.defaultChunkSize) throws(DuneEventsError) {
         self.init(file: try LogFile.openForReading(path: path), chunkSize: chunkSize)
     }
 
@@ -125,7 +125,7 @@ public final class LogLineReader {
     /// - Parameters:
     ///   - file: The file to read.
     ///   - chunkSize: Bytes per `pread`; values below 1 count as 1.
-    public init(file: LogFile, chunkSize: Int = LogLineReader.defaultChunkSize) {
+    package init(file: LogFile, chunkSize: Int = LogLineReader.defaultChunkSize) {
         self.file = file
         self.chunkSize = max(1, chunkSize)
         lines = LineBuffer(capacity: self.chunkSize)
@@ -145,7 +145,7 @@ public final class LogLineReader {
     ///   whatever `body` throws.
     /// - Complexity: O(*n*) in the bytes from `offset` to the end of the
     ///   file; memory O(chunk size + longest line).
-    public func forEachLine(
+    package func forEachLine(
         startingAt offset: Int = 0,
         firstLineNumber: Int = 1,
         _ body: (Line) throws -> Void
@@ -168,7 +168,7 @@ public final class LogLineReader {
     ///   whatever `body` throws.
     /// - Complexity: O(*n*) in the bytes from `offset` to the end of the
     ///   file; memory O(chunk size + longest line).
-    public func forEachBatch(
+    package func forEachBatch(
         startingAt offset: Int = 0,
         firstLineNumber: Int = 1,
         _ body: (Batch) throws -> Void

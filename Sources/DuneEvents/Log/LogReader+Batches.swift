@@ -2,18 +2,18 @@ import Dispatch
 
 extension LogReader {
     /// Which events a replay reads.
-    public struct Range: Sendable, Equatable {
+    package struct Range: Sendable, Equatable {
         /// Skip events with `seq` ≤ this.
-        public var after: Int
+        package var after: Int
         /// Stop after this seq.
-        public var throughSeq: Int
+        package var throughSeq: Int
         /// Stop before the first event recorded after this time: the log as it
         /// was at that moment. Appends only add later `recordedAt`s, so this
         /// equals truncating the log there (as long as the writer's clock never
         /// stepped back).
-        public var asOf: Timestamp?
+        package var asOf: Timestamp?
 
-        public init(after: Int = 0, throughSeq: Int = .max, asOf: Timestamp? = nil) {
+        package init(after: Int = 0, throughSeq: Int = .max, asOf: Timestamp? = nil) {
             self.after = after
             self.throughSeq = throughSeq
             self.asOf = asOf
@@ -29,7 +29,7 @@ extension LogReader {
     ///
     /// The sequence throws `corruptLog` at a damaged line, after delivering
     /// every good batch before it.
-    public func batches(_ range: Range = Range(), prefetch: Int = 4) -> LogBatches {
+    package func batches(_ range: Range = Range(), prefetch: Int = 4) -> LogBatches {
         let reader = self
         return LogBatches(prefetch: prefetch) { deliver in
             try reader.forEachEventBatch(range) { batch in try deliver(batch.events) }
@@ -44,7 +44,7 @@ extension LogReader {
     /// previous batches; at most `prefetch` decoded batches wait in memory.
     /// The sequence throws `corruptLog` at a damaged line, after delivering
     /// every good event before it.
-    public func eventBatches(_ range: Range = Range(), prefetch: Int = 4) -> EventBatches {
+    package func eventBatches(_ range: Range = Range(), prefetch: Int = 4) -> EventBatches {
         eventBatches(range, startingAt: Resumption(), prefetch: prefetch)
     }
 
@@ -60,7 +60,7 @@ extension LogReader {
 }
 
 /// The batches of a log replay; see ``LogReader/batches(_:prefetch:)``.
-public typealias LogBatches = BlockingProducer<[RecordedEvent]>
+package typealias LogBatches = BlockingProducer<[RecordedEvent]>
 
 /// The ``EventBatch``es of a log replay; see ``LogReader/eventBatches(_:prefetch:)``.
-public typealias EventBatches = BlockingProducer<EventBatch>
+package typealias EventBatches = BlockingProducer<EventBatch>

@@ -26,7 +26,7 @@ extension LogReader {
     ///   when a read fails; whatever `body` throws.
     /// - Complexity: O(n) in the log's size; memory O(`parallelism` × chunk).
     @discardableResult
-    public func forEachEventBatch(_ range: Range = Range(), parallelism: Int = LogReader.defaultParallelism,
+    package func forEachEventBatch(_ range: Range = Range(), parallelism: Int = LogReader.defaultParallelism,
                                   _ body: (EventBatch) throws -> Void) throws -> End {
         try forEachEventBatch(range, parallelism: parallelism, chunkSize: LogReader.chunkSize, body)
     }
@@ -93,10 +93,10 @@ extension LogReader {
     }
 
     /// Bytes per decoded chunk: 4 MiB, about 12 000 events.
-    public static let chunkSize = 4 << 20
+    package static let chunkSize = 4 << 20
 
     /// Decoding threads for a replay: the machine's active processors, at most 4.
-    public static var defaultParallelism: Int {
+    package static var defaultParallelism: Int {
         min(4, max(1, ProcessInfoLite.activeProcessorCount))
     }
 }

@@ -6,25 +6,25 @@
 /// naming its line and byte offset, so no number is ever computed from
 /// damaged events. Bytes after the last `\n` (a line a writer is still
 /// appending, or a torn tail not yet quarantined) are not read.
-public struct LogReader: Sendable {
+package struct LogReader: Sendable {
     /// Where a read ended.
-    public struct End: Sendable, Equatable {
+    package struct End: Sendable, Equatable {
         /// Byte offset just after the last complete line read.
-        public var validBytes: Int
+        package var validBytes: Int
         /// The seq of the last event read (0 when none).
-        public var lastSeq: Int
+        package var lastSeq: Int
         /// The number of lines read.
-        public var lines: Int
+        package var lines: Int
         /// Bytes after the last `\n`, not read.
-        public var trailingBytes: Int
+        package var trailingBytes: Int
     }
 
     /// Events per batch handed to the body.
-    public var batchSize: Int
+    package var batchSize: Int
     let file: LogFile
 
     /// A reader over an open log file.
-    public init(file: LogFile, batchSize: Int = 4096) {
+    package init(file: LogFile, batchSize: Int = 4096) {
         self.file = file
         self.batchSize = batchSize
     }
@@ -32,7 +32,7 @@ public struct LogReader: Sendable {
     /// Opens the log at `path` for reading.
     ///
     /// - Throws: `inputUnavailable` when the file is missing or unreadable.
-    public init(path: String, batchSize: Int = 4096) throws(DuneEventsError) {
+    package init(path: String, batchSize: Int = 4096) throws(DuneEventsError) {
         self.init(file: try LogFile.openForReading(path: path), batchSize: batchSize)
     }
 
@@ -47,7 +47,7 @@ public struct LogReader: Sendable {
     /// - Throws: `DuneEventsError` `corruptLog` at the first damaged line; whatever `body` throws.
     /// - Complexity: O(n) in the log's size; memory O(batchSize + chunk).
     @discardableResult
-    public func forEachBatch(after: Int = 0, through: Int = .max,
+    package func forEachBatch(after: Int = 0, through: Int = .max,
                              _ body: ([RecordedEvent]) throws -> Void) throws -> End {
         let batchSize = max(1, self.batchSize)
         return try forEachEventBatch(Range(after: after, throughSeq: through)) { batch in
@@ -101,7 +101,7 @@ public struct LogReader: Sendable {
     }
 
     /// All events in `after+1 ... through`, as one array (small logs, tests).
-    public func events(after: Int = 0, through: Int = .max) throws -> [RecordedEvent] {
+    package func events(after: Int = 0, through: Int = .max) throws -> [RecordedEvent] {
         var all: [RecordedEvent] = []
         try forEachBatch(after: after, through: through) { batch in all.append(contentsOf: batch) }
         return all

@@ -6,6 +6,7 @@ public struct DayKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Days since 1970-01-01.
     public let ordinal: Int
 
+    /// The date `ordinal` days after 1970-01-01 (before it when negative).
     public init(ordinal: Int) {
         self.ordinal = ordinal
     }
@@ -62,6 +63,7 @@ public struct DayKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The date `days` later (earlier when negative).
     public func adding(days: Int) -> DayKey { DayKey(ordinal: ordinal + days) }
 
+    /// The date as `YYYY-MM-DD`.
     public var description: String {
         let (year, month, day) = components
         let yearText = String(year)
@@ -69,10 +71,11 @@ public struct DayKey: Sendable, Hashable, Comparable, CustomStringConvertible {
             + (month < 10 ? "-0" : "-") + String(month) + (day < 10 ? "-0" : "-") + String(day)
     }
 
+    /// Whether `lhs` is an earlier date than `rhs`.
     public static func < (lhs: DayKey, rhs: DayKey) -> Bool { lhs.ordinal < rhs.ordinal }
 
     /// Days in `month` of `year`.
-    public static func daysIn(year: Int, month: Int) -> Int {
+    package static func daysIn(year: Int, month: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -83,9 +86,12 @@ public struct DayKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 
 /// An ISO-8601 week (Monday first), written `2026-W09`.
 public struct WeekKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The ISO week-numbering year, which differs from the calendar year for a few days around 1 January.
     public let year: Int
+    /// The week of that year, 1–53.
     public let week: Int
 
+    /// The week `week` of ISO year `year`; not checked (``init(_:)`` checks text).
     public init(year: Int, week: Int) {
         self.year = year
         self.week = week
@@ -112,10 +118,12 @@ public struct WeekKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The week after this one.
     public var next: WeekKey { monday.adding(days: 7).isoWeek }
 
+    /// The week as `YYYY-Www`, e.g. `2026-W09`.
     public var description: String {
         "\(year)-W\(week < 10 ? "0" : "")\(week)"
     }
 
+    /// Whether `lhs` is an earlier week than `rhs`.
     public static func < (lhs: WeekKey, rhs: WeekKey) -> Bool {
         (lhs.year, lhs.week) < (rhs.year, rhs.week)
     }

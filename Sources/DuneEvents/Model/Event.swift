@@ -1,5 +1,5 @@
 /// The kind of a stored event, as written in the log's `type` member.
-public enum EventType: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum EventType: String, Sendable, Hashable, CaseIterable, Comparable {
     case sampleIngested = "sample.ingested"
     case sampleDeleted = "sample.deleted"
     case refreshRequested = "refresh.requested"
@@ -9,19 +9,19 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Comparable {
     case taskCancelled = "task.cancelled"
     case profileUpdated = "profile.updated"
 
-    public static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A domain event: what happened, before the log gives it a `seq`.
-public struct Event: Sendable, Hashable {
-    public var payload: Payload
+package struct Event: Sendable, Hashable {
+    package var payload: Payload
     /// The idempotency key the input line carried, if any.
-    public var eventID: String?
+    package var eventID: String?
     /// Input fields DuneEvents does not know, kept verbatim (never interpreted).
-    public var extra: JSONObject
+    package var extra: JSONObject
 
     /// The typed content of an event.
-    public enum Payload: Sendable, Hashable {
+    package enum Payload: Sendable, Hashable {
         case sampleIngested(Sample)
         case sampleDeleted(SampleDeletion)
         case refreshRequested(RefreshRecord)
@@ -30,14 +30,14 @@ public struct Event: Sendable, Hashable {
         case profileUpdated(ProfileUpdate)
     }
 
-    public init(_ payload: Payload, eventID: String? = nil, extra: JSONObject = JSONObject()) {
+    package init(_ payload: Payload, eventID: String? = nil, extra: JSONObject = JSONObject()) {
         self.payload = payload
         self.eventID = eventID
         self.extra = extra
     }
 
     /// The log `type` of this event.
-    public var type: EventType {
+    package var type: EventType {
         switch payload {
         case .sampleIngested: .sampleIngested
         case .sampleDeleted: .sampleDeleted
@@ -55,31 +55,34 @@ public struct Event: Sendable, Hashable {
 }
 
 /// An event as stored in the log: the event plus its position and metadata.
-public struct RecordedEvent: Sendable, Hashable {
+package struct RecordedEvent: Sendable, Hashable {
     /// Position in the log: 1, 2, 3, … without gaps.
-    public var seq: Int
+    package var seq: Int
     /// The event's UUID, unique in the log.
-    public var id: String
+    package var id: String
     /// Wall-clock time of the append (UTC). Metadata only: no projection reads it.
-    public var recordedAt: Timestamp
-    public var event: Event
+    package var recordedAt: Timestamp
+    package var event: Event
 
-    public init(seq: Int, id: String, recordedAt: Timestamp, event: Event) {
+    package init(seq: Int, id: String, recordedAt: Timestamp, event: Event) {
         self.seq = seq
         self.id = id
         self.recordedAt = recordedAt
         self.event = event
     }
 
-    public var type: EventType { event.type }
-    public var payload: Event.Payload { event.payload }
+    package var type: EventType { event.type }
+    package var payload: Event.Payload { event.payload }
 }
 
 /// A request to delete a sample by id.
 public struct SampleDeletion: Sendable, Hashable {
+    /// The id of the sample to delete.
     public var sampleID: String
+    /// When the sample was deleted.
     public var at: Timestamp
 
+    /// Creates a deletion of the sample with id `sampleID`, deleted at `at`.
     public init(sampleID: String, at: Timestamp) {
         self.sampleID = sampleID
         self.at = at
@@ -88,9 +91,12 @@ public struct SampleDeletion: Sendable, Hashable {
 
 /// A profile change; today only the nightly sleep target.
 public struct ProfileUpdate: Sendable, Hashable {
+    /// The nightly sleep target in minutes: more than 0, at most 1440.
     public var sleepTargetMinutes: Double
+    /// When the setting changed.
     public var at: Timestamp
 
+    /// Creates a profile change to a sleep target of `sleepTargetMinutes`, made at `at`.
     public init(sleepTargetMinutes: Double, at: Timestamp) {
         self.sleepTargetMinutes = sleepTargetMinutes
         self.at = at

@@ -1,10 +1,15 @@
 /// What asked for a refresh (docs/input-format.md).
 public enum RefreshSource: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// The app came to the foreground.
     case foreground
+    /// An `HKObserverQuery` fired for one sample kind.
     case healthKitObserver
+    /// HealthKit background delivery woke the app: caches are marked stale, nothing reloads.
     case backgroundDelivery
+    /// The user pulled to refresh: always performed, never throttled.
     case pullToRefresh
 
+    /// Orders sources by their raw names.
     public static func < (lhs: RefreshSource, rhs: RefreshSource) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -17,6 +22,7 @@ public enum RefreshOutcome: String, Sendable, Hashable, CaseIterable, Comparable
     /// Background delivery: caches are marked stale, no reload signal.
     case cacheInvalidated
 
+    /// Orders outcomes by their raw names.
     public static func < (lhs: RefreshOutcome, rhs: RefreshOutcome) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -29,17 +35,17 @@ public enum ThrottleReason: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A refresh request with the coordinator's decision, as stored in `refresh.requested`.
-public struct RefreshRecord: Sendable, Hashable {
-    public var source: RefreshSource
+package struct RefreshRecord: Sendable, Hashable {
+    package var source: RefreshSource
     /// The sample kind an observer fired for (required for `healthKitObserver`).
-    public var kind: SampleKind?
-    public var at: Timestamp
-    public var outcome: RefreshOutcome
-    public var reason: ThrottleReason?
+    package var kind: SampleKind?
+    package var at: Timestamp
+    package var outcome: RefreshOutcome
+    package var reason: ThrottleReason?
     /// Performed refreshes so far, this one included.
-    public var refreshSignal: Int
+    package var refreshSignal: Int
 
-    public init(source: RefreshSource, kind: SampleKind?, at: Timestamp, outcome: RefreshOutcome,
+    package init(source: RefreshSource, kind: SampleKind?, at: Timestamp, outcome: RefreshOutcome,
                 reason: ThrottleReason?, refreshSignal: Int) {
         self.source = source
         self.kind = kind

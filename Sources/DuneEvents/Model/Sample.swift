@@ -5,11 +5,15 @@
 public struct Sample: Sendable, Hashable {
     /// HealthKit's sample UUID (or a stable id derived from an export record).
     public var id: String
+    /// What was measured.
     public var kind: SampleKind
+    /// When the measurement interval starts.
     public var start: Timestamp
+    /// When it ends; never before ``start``.
     public var end: Timestamp
     /// The app or device that wrote the sample ("Apple Watch", "AutoSleep").
     public var source: String
+    /// The value: a quantity, a sleep stage or a workout, as ``kind`` requires.
     public var reading: Reading
 
     /// What the sample measured.
@@ -22,6 +26,8 @@ public struct Sample: Sendable, Hashable {
         case workout(WorkoutSummary)
     }
 
+    /// Creates a sample from values already validated and in canonical units;
+    /// what an app appends is a ``SampleInput``, which the store validates.
     public init(id: String, kind: SampleKind, start: Timestamp, end: Timestamp, source: String, reading: Reading) {
         self.id = id
         self.kind = kind
@@ -68,6 +74,7 @@ public struct Quantity: Sendable, Hashable {
     /// The unit as written in the input.
     public var inputUnit: String
 
+    /// Creates a quantity from its canonical value and what the input said.
     public init(value: Double, inputValue: Double, inputUnit: String) {
         self.value = value
         self.inputValue = inputValue
@@ -79,25 +86,32 @@ public struct Quantity: Sendable, Hashable {
 public struct WorkoutSummary: Sendable, Hashable {
     /// HealthKit's activity type in lower camel case ("running", "traditionalStrengthTraining").
     public var activityType: String
+    /// Active energy in kcal, when given.
     public var energyKcal: Double?
+    /// Distance in metres, when given.
     public var distanceMeters: Double?
     /// Strength volume (sets × reps × load) in kg.
     public var volumeKg: Double?
     /// Energy and distance as written in the input, when given.
     public var inputEnergy: Measurement?
+    /// Distance as written in the input, when given.
     public var inputDistance: Measurement?
 
     /// A number with the unit it was written in.
     public struct Measurement: Sendable, Hashable {
+        /// The number as written.
         public var value: Double
+        /// The unit as written (`kJ`, `mi`, …).
         public var unit: String
 
+        /// Creates a measurement of `value` in `unit`.
         public init(value: Double, unit: String) {
             self.value = value
             self.unit = unit
         }
     }
 
+    /// Creates a workout summary in canonical units, with what the input said.
     public init(activityType: String, energyKcal: Double? = nil, distanceMeters: Double? = nil, volumeKg: Double? = nil,
                 inputEnergy: Measurement? = nil, inputDistance: Measurement? = nil) {
         self.activityType = activityType

@@ -19,6 +19,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Why a timestamp text was rejected.
     public struct ParseError: Error, Sendable, Equatable {
+        /// What is wrong with the text and what was expected, e.g.
+        /// `has no UTC offset; add 'Z' or '±HH:MM' (e.g. 2026-02-28T07:00:00Z)`.
         public var reason: String
     }
 
@@ -78,6 +80,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         self.init(epochSeconds: seconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds)
     }
 
+    /// The text as written in the input.
     public var description: String { text }
 
     /// The instant in seconds since the epoch, with the fraction.
@@ -98,6 +101,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         Double(epochSeconds - other.epochSeconds) + Double(nanoseconds - other.nanoseconds) / 1e9
     }
 
+    /// Whether `lhs` is an earlier instant than `rhs`; the same instant written two ways orders by its text.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         if lhs.epochSeconds != rhs.epochSeconds { return lhs.epochSeconds < rhs.epochSeconds }
         if lhs.nanoseconds != rhs.nanoseconds { return lhs.nanoseconds < rhs.nanoseconds }
@@ -106,8 +110,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     // MARK: - Formatting
 
-    /// The canonical RFC 3339 text of this instant in its written offset:
-    /// what ``format(epochSeconds:nanoseconds:offsetSeconds:)`` writes.
+    /// The canonical RFC 3339 text of this instant in its written offset: `Z`
+    /// for offset 0, else `±HH:MM`; a fraction when there is one, in
+    /// milliseconds (`.250`) when it is a whole number of them, else with as
+    /// many digits as it needs, up to nanoseconds (`.000250`).
     ///
     /// Two timestamps have the same canonical text exactly when they are the
     /// same instant written in the same offset: `2026-02-28T07:12:00.5Z` and
@@ -121,7 +127,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// RFC 3339 text: `Z` for offset 0, else `±HH:MM`; a fraction when present,
     /// in milliseconds (`.250`) when it is a whole number of them, else with as
     /// many digits as it needs, up to nanoseconds (`.000250`).
-    public static func format(epochSeconds: Int64, nanoseconds: Int32, offsetSeconds: Int32) -> String {
+    package static func format(epochSeconds: Int64, nanoseconds: Int32, offsetSeconds: Int32) -> String {
         let local = epochSeconds + Int64(offsetSeconds)
         let day = DayKey(ordinal: Int(floorDivide(local, 86_400)))
         let secondOfDay = Int(local - Int64(day.ordinal) * 86_400)

@@ -11,23 +11,23 @@
 /// TimestampWindow.contains(try Timestamp(parsing: "2099-12-31T12:00:00Z"))  // true
 /// TimestampWindow.contains(try Timestamp(parsing: "2100-01-01T00:00:00Z"))  // false
 /// ```
-public enum TimestampWindow {
+package enum TimestampWindow {
     /// 1900-01-01T00:00:00Z in seconds since the epoch (the first instant inside).
-    public static let lowerEpochSeconds: Int64 = -2_208_988_800
+    package static let lowerEpochSeconds: Int64 = -2_208_988_800
     /// 2100-01-01T00:00:00Z in seconds since the epoch (the first instant after).
-    public static let upperEpochSeconds: Int64 = 4_102_444_800
+    package static let upperEpochSeconds: Int64 = 4_102_444_800
     /// The window as text, for messages.
-    public static let description = "[1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z)"
+    package static let description = "[1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z)"
 
     /// Whether the instant `epochSeconds` (plus any fraction below one second) is inside.
     @inline(__always)
-    public static func contains(epochSeconds: Int64) -> Bool {
+    package static func contains(epochSeconds: Int64) -> Bool {
         epochSeconds >= lowerEpochSeconds && epochSeconds < upperEpochSeconds
     }
 
     /// Whether `timestamp`'s instant is inside the window.
     @inline(__always)
-    public static func contains(_ timestamp: Timestamp) -> Bool {
+    package static func contains(_ timestamp: Timestamp) -> Bool {
         contains(epochSeconds: timestamp.epochSeconds)
     }
 
@@ -44,7 +44,7 @@ extension Event {
     /// Whether any of the event's timestamps (a sample's `start` and `end`,
     /// the `at` of every other event) lies outside ``TimestampWindow``: such
     /// an event was stored by an older version and every projection skips it.
-    public var isOutsideTimestampWindow: Bool {
+    package var isOutsideTimestampWindow: Bool {
         switch payload {
         case .sampleIngested(let sample): !TimestampWindow.contains(sample.start) || !TimestampWindow.contains(sample.end)
         case .sampleDeleted(let deletion): !TimestampWindow.contains(deletion.at)
@@ -57,7 +57,7 @@ extension Event {
 
 extension RecordedEvent {
     /// See ``Event/isOutsideTimestampWindow``.
-    public var isOutsideTimestampWindow: Bool { event.isOutsideTimestampWindow }
+    package var isOutsideTimestampWindow: Bool { event.isOutsideTimestampWindow }
 }
 
 extension SampleBlock {
@@ -77,7 +77,7 @@ extension EventBatch {
     /// Whether the event at `position` has a timestamp outside ``TimestampWindow``
     /// (see ``Event/isOutsideTimestampWindow``).
     @inline(__always)
-    public func isOutsideTimestampWindow(at position: Int) -> Bool {
+    package func isOutsideTimestampWindow(at position: Int) -> Bool {
         let row = rows[position]
         return row >= 0 ? samples.isOutsideTimestampWindow(row: Int(row)) : others[Int(~row)].isOutsideTimestampWindow
     }
@@ -85,7 +85,7 @@ extension EventBatch {
     /// How many events of the batch have a timestamp outside ``TimestampWindow``:
     /// the events every projection skips.
     /// - Complexity: O(n).
-    public var outsideTimestampWindowCount: Int {
+    package var outsideTimestampWindowCount: Int {
         var count = 0
         for position in 0..<rows.count where isOutsideTimestampWindow(at: position) { count += 1 }
         return count

@@ -16,21 +16,21 @@ import Synchronization
 /// }
 /// for try await batch in items { await fold(batch) }
 /// ```
-public struct BlockingProducer<Element: Sendable>: AsyncSequence, Sendable {
+package struct BlockingProducer<Element: Sendable>: AsyncSequence, Sendable {
     /// Thrown by `yield` when the consumer is gone.
-    public struct Cancelled: Error {}
+    package struct Cancelled: Error {}
 
-    public typealias Produce = @Sendable (_ yield: (Element) throws -> Void) throws -> Void
+    package typealias Produce = @Sendable (_ yield: (Element) throws -> Void) throws -> Void
 
     let prefetch: Int
     let produce: Produce
 
-    public init(prefetch: Int = 4, produce: @escaping Produce) {
+    package init(prefetch: Int = 4, produce: @escaping Produce) {
         self.prefetch = Swift.max(1, prefetch)
         self.produce = produce
     }
 
-    public func makeAsyncIterator() -> Iterator {
+    package func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let gate = Gate(slots: prefetch)
         continuation.onTermination = { _ in gate.cancel() }
@@ -54,12 +54,12 @@ public struct BlockingProducer<Element: Sendable>: AsyncSequence, Sendable {
         return Iterator(base: stream.makeAsyncIterator(), gate: gate)
     }
 
-    public struct Iterator: AsyncIteratorProtocol {
+    package struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<Element, any Error>.AsyncIterator
         let gate: Gate
         var holdsSlot = false
 
-        public mutating func next() async throws -> Element? {
+        package mutating func next() async throws -> Element? {
             // Asking for the next item means the previous one is consumed: free its slot.
             if holdsSlot { gate.slots.signal() }
             let element = try await base.next()

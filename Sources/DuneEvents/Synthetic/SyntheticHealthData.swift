@@ -41,18 +41,18 @@
 /// let data = SyntheticHealthData(days: 180, seed: 1)
 /// try data.generateBlocks { block in try output.write(block) }
 /// ```
-public struct SyntheticHealthData: Sendable {
+package struct SyntheticHealthData: Sendable {
     /// Monday 2026-01-05, the default first day.
-    public static let defaultStart = DayKey(year: 2026, month: 1, day: 5)
+    package static let defaultStart = DayKey(year: 2026, month: 1, day: 5)
 
     /// How many local days to generate.
-    public let days: Int
+    package let days: Int
     /// The seed: different seeds give different people and different days.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The first local day.
-    public let start: DayKey
+    package let start: DayKey
     /// How many samples each recorded step sample is split into, 1…60.
-    public let density: Int
+    package let density: Int
 
     /// A generator for `days` days from `start`.
     ///
@@ -62,7 +62,7 @@ public struct SyntheticHealthData: Sendable {
     ///   - start: the first local day (default ``defaultStart``).
     ///   - density: step samples per recorded step sample, clamped to 1…60
     ///     (see the type's discussion for sizes).
-    public init(days: Int, seed: UInt64, start: DayKey = SyntheticHealthData.defaultStart, density: Int = 1) {
+    package init(days: Int, seed: UInt64, start: DayKey = SyntheticHealthData.defaultStart, density: Int = 1) {
         self.days = max(0, days)
         self.seed = seed
         self.start = start
@@ -77,7 +77,7 @@ public struct SyntheticHealthData: Sendable {
     /// - Parameter emit: receives one line; an error it throws stops generation.
     /// - Throws: whatever `emit` throws.
     /// - Complexity: O(lines).
-    public func generate(_ emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    package func generate(_ emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         var generator = SyntheticGenerator(seed: seed, start: start, days: days, density: density)
         var batch = SyntheticLineBatch()
         for index in 0..<days {
@@ -97,7 +97,7 @@ public struct SyntheticHealthData: Sendable {
     ///     (and at the end); one block never splits a line.
     ///   - emit: receives one block; an error it throws stops generation.
     /// - Throws: whatever `emit` throws.
-    public func generateBlocks(blockSize: Int = 1 << 16,
+    package func generateBlocks(blockSize: Int = 1 << 16,
                                _ emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         var block: [UInt8] = []
         block.reserveCapacity(blockSize + 4096)
@@ -117,7 +117,7 @@ public struct SyntheticHealthData: Sendable {
     /// All lines as strings — for tests and small spans; large spans should stream with ``generate(_:)``.
     ///
     /// - Complexity: O(lines) time and memory.
-    public func lines() -> [String] {
+    package func lines() -> [String] {
         var result: [String] = []
         generate { line in
             result.append(String(decoding: line, as: UTF8.self))

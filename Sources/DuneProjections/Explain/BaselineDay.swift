@@ -1,14 +1,14 @@
 import DuneEvents
 
 /// One day of a baseline window: its value and the samples it came from.
-public struct BaselineDay: Sendable, Equatable {
-    public let date: DayKey
+package struct BaselineDay: Sendable, Equatable {
+    package let date: DayKey
     /// The value as the formula uses it (ln ms for HRV, count/min for resting HR).
-    public let value: Double
+    package let value: Double
     /// The samples averaged into the day's value, in `seq` order.
-    public let samples: [SampleReference]
+    package let samples: [SampleReference]
 
-    public init(date: DayKey, value: Double, samples: [SampleReference]) {
+    package init(date: DayKey, value: Double, samples: [SampleReference]) {
         self.date = date
         self.value = value
         self.samples = samples

@@ -5,22 +5,22 @@ import DuneEvents
 /// (``SampleHistory``) — including versions later corrected away or deleted.
 ///
 /// A pure fold: feed it the log's events in order.
-public struct DaySampleIDs: Sendable, Equatable {
+package struct DaySampleIDs: Sendable, Equatable {
     /// The days a version must count for (``Sample/day``).
-    public let days: ClosedRange<DayKey>
+    package let days: ClosedRange<DayKey>
     /// The kinds looked at.
-    public let kinds: Set<SampleKind>
+    package let kinds: Set<SampleKind>
     /// The ids found, in the order of their first version on one of ``days``.
-    public private(set) var ids: [String] = []
+    package private(set) var ids: [String] = []
     private var seen: Set<String> = []
 
-    public init(days: ClosedRange<DayKey>, kinds: Set<SampleKind>) {
+    package init(days: ClosedRange<DayKey>, kinds: Set<SampleKind>) {
         self.days = days
         self.kinds = kinds
     }
 
     /// Notes the id of a `sample.ingested` of a wanted kind whose day is in ``days``.
-    public mutating func apply(_ event: RecordedEvent) {
+    package mutating func apply(_ event: RecordedEvent) {
         guard case .sampleIngested(let sample) = event.payload, kinds.contains(sample.kind),
               days.contains(sample.day), !seen.contains(sample.id), !event.isOutsideTimestampWindow else { return }
         seen.insert(sample.id)

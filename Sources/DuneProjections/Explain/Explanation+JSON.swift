@@ -43,7 +43,7 @@ extension DailyWindow {
 
 extension SampleTrail {
     /// `{"id","kind","versions":[…]}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "id": .string(id),
             "kind": .string(kind.rawValue),
@@ -55,7 +55,7 @@ extension SampleTrail {
 
 extension SampleVersion {
     /// `{"seq","event","fate",…}` with the version's start, end, source and value.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var members: [JSONMember] = [JSONMember("seq", .count(seq)), JSONMember("fate", .string(fate.name)),
                                      JSONMember("why", .string(fate.explanation))]
         switch fate {

@@ -4,7 +4,7 @@ extension FeatureLoadTrace {
     /// `{"model":"sync","feature","value","steps","unfinishedTasks"}`.
     ///
     /// `value` is the feature exactly as in `sync-status.json` `features.<feature>`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "model": .string("sync"),
             "feature": .string(feature),
@@ -19,7 +19,7 @@ extension FeatureLoadTrace {
 
 extension FeatureLoadStep {
     /// `{"seq","task","phase","at","effect","phaseBefore","phaseAfter","currentTask",…}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "seq": .count(seq),
             "task": .string(record.task),
@@ -39,7 +39,7 @@ extension FeatureLoadStep {
 
 extension RefreshExplanation {
     /// `{"model":"refresh","seq","recorded","decided","matches","state","deltas"}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "model": .string("refresh"),
             "seq": .count(seq),

@@ -10,20 +10,20 @@ import DuneEvents
 /// trace.state.phase       // as in sync-status.json
 /// trace.steps.last?.effect
 /// ```
-public struct FeatureLoadTrace: Sendable, Equatable {
+package struct FeatureLoadTrace: Sendable, Equatable {
     /// The state after the events folded so far.
-    public private(set) var state: FeatureLoadState
+    package private(set) var state: FeatureLoadState
     /// One step per task event of the feature, in `seq` order.
-    public private(set) var steps: [FeatureLoadStep] = []
+    package private(set) var steps: [FeatureLoadStep] = []
 
-    public init(feature: String) {
+    package init(feature: String) {
         state = FeatureLoadState(feature: feature)
     }
 
-    public var feature: String { state.feature }
+    package var feature: String { state.feature }
 
     /// Folds a `task.*` event of the feature; other events are ignored.
-    public mutating func apply(_ event: RecordedEvent) {
+    package mutating func apply(_ event: RecordedEvent) {
         guard case .task(let record) = event.payload, record.feature == state.feature,
               !event.isOutsideTimestampWindow  // skipped by the sync-status projection too
         else { return }
@@ -34,7 +34,7 @@ public struct FeatureLoadTrace: Sendable, Equatable {
     }
 
     /// Tasks that started and have no later completion, failure or cancellation, by start `seq`.
-    public var unfinishedTasks: [FeatureLoadStep] {
+    package var unfinishedTasks: [FeatureLoadStep] {
         var open: [FeatureLoadStep] = []
         for step in steps {
             if step.record.phase == .started {
@@ -48,16 +48,16 @@ public struct FeatureLoadTrace: Sendable, Equatable {
 }
 
 /// One task event and what it did to the feature.
-public struct FeatureLoadStep: Sendable, Equatable {
-    public let seq: Int
-    public let record: TaskRecord
-    public let effect: TaskEventEffect
-    public let phaseBefore: LoadPhase
-    public let phaseAfter: LoadPhase
+package struct FeatureLoadStep: Sendable, Equatable {
+    package let seq: Int
+    package let record: TaskRecord
+    package let effect: TaskEventEffect
+    package let phaseBefore: LoadPhase
+    package let phaseAfter: LoadPhase
     /// The task in flight after the event.
-    public let currentTaskAfter: String?
+    package let currentTaskAfter: String?
 
-    public init(seq: Int, record: TaskRecord, effect: TaskEventEffect, phaseBefore: LoadPhase, phaseAfter: LoadPhase,
+    package init(seq: Int, record: TaskRecord, effect: TaskEventEffect, phaseBefore: LoadPhase, phaseAfter: LoadPhase,
                 currentTaskAfter: String?) {
         self.seq = seq
         self.record = record

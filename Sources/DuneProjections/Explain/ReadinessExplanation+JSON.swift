@@ -5,7 +5,7 @@ extension ReadinessExplanation {
     ///
     /// `value` is the day exactly as in `readiness.json` (rounded); `formula`
     /// holds the same numbers unrounded, with the intermediates.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "model": .string("readiness"),
             "date": .date(day.date),
@@ -64,7 +64,7 @@ extension ReadinessExplanation {
 
 extension BaselineDay {
     /// `{"date","value","samples":[{"id","seq"}]}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members(["date": .date(date), "value": .number(value), "samples": .references(samples)])
     }
 }

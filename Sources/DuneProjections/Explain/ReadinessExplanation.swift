@@ -15,22 +15,22 @@ import DuneEvents
 /// for event in events { history.apply(event) }
 /// let explanation = ReadinessExplanation(projection: readiness, date: day, sampleIDs: finder.ids, history: history)
 /// ```
-public struct ReadinessExplanation: Sendable, Equatable {
+package struct ReadinessExplanation: Sendable, Equatable {
     /// The kinds readiness reads.
-    public static let sampleKinds: Set<SampleKind> = [.hrv, .restingHeartRate, .sleep]
+    package static let sampleKinds: Set<SampleKind> = [.hrv, .restingHeartRate, .sleep]
 
     /// The day as the projection computes it.
-    public let day: ReadinessDay
+    package let day: ReadinessDay
     /// The day's values with the samples each came from.
-    public let values: DailyValues
+    package let values: DailyValues
     /// The `seq` of the `profile.updated` that set the sleep target; `nil` for the default.
-    public let sleepTargetSeq: Int?
+    package let sleepTargetSeq: Int?
     /// The HRV baseline window's days (ln ms), ascending.
-    public let hrvBaselineDays: [BaselineDay]
+    package let hrvBaselineDays: [BaselineDay]
     /// The resting-HR baseline window's days, ascending.
-    public let rhrBaselineDays: [BaselineDay]
+    package let rhrBaselineDays: [BaselineDay]
     /// Every hrv, resting-HR and sleep sample that ever counted for the day.
-    public let samples: [SampleTrail]
+    package let samples: [SampleTrail]
 
     /// The explanation of `date`, or `nil` when the day has no sample.
     /// - Parameters:
@@ -38,7 +38,7 @@ public struct ReadinessExplanation: Sendable, Equatable {
     ///   - date: the day.
     ///   - sampleIDs: ids of samples with a version on `date` (``DaySampleIDs``).
     ///   - history: the events of those ids.
-    public init?(projection: ReadinessProjection, date: DayKey, sampleIDs: [String], history: SampleHistory) {
+    package init?(projection: ReadinessProjection, date: DayKey, sampleIDs: [String], history: SampleHistory) {
         guard let day = projection.day(date), let values = projection.dailyValues(on: date) else { return nil }
         self.day = day
         self.values = values

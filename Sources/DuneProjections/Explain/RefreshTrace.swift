@@ -10,23 +10,23 @@ import DuneEvents
 /// for event in events { trace.apply(event) }
 /// trace.explanation?.decided == trace.explanation?.recorded   // true for a log ingest wrote
 /// ```
-public struct RefreshTrace: Sendable, Equatable {
+package struct RefreshTrace: Sendable, Equatable {
     /// The `seq` of the request to explain.
-    public let seq: Int
+    package let seq: Int
     private var state = RefreshCoordinator.State()
     private var lastPerformedSeq: Int?
     private var lastObserverSeq: [SampleKind: Int] = [:]
     /// Set once the event at ``seq`` has been folded, if it is a refresh.
-    public private(set) var explanation: RefreshExplanation?
+    package private(set) var explanation: RefreshExplanation?
     /// The type of the event at ``seq``, once seen.
-    public private(set) var eventType: EventType?
+    package private(set) var eventType: EventType?
 
-    public init(seq: Int) {
+    package init(seq: Int) {
         self.seq = seq
     }
 
     /// Folds one event (events after ``seq`` change nothing).
-    public mutating func apply(_ event: RecordedEvent) {
+    package mutating func apply(_ event: RecordedEvent) {
         guard event.seq <= seq else { return }
         if event.seq == seq { eventType = event.type }
         guard case .refreshRequested(let record) = event.payload else { return }
@@ -51,20 +51,20 @@ public struct RefreshTrace: Sendable, Equatable {
 }
 
 /// Why a refresh request had its outcome.
-public struct RefreshExplanation: Sendable, Equatable {
-    public let seq: Int
+package struct RefreshExplanation: Sendable, Equatable {
+    package let seq: Int
     /// The decision stored in the log.
-    public let recorded: RefreshRecord
+    package let recorded: RefreshRecord
     /// The coordinator's state just before the request.
-    public let state: RefreshCoordinator.State
+    package let state: RefreshCoordinator.State
     /// The `seq` of the refresh that set ``RefreshCoordinator/State/lastPerformedAt``.
-    public let lastPerformedSeq: Int?
+    package let lastPerformedSeq: Int?
     /// The `seq` of the observer request that set `lastObserverAt` for the request's kind.
-    public let lastObserverSeq: Int?
+    package let lastObserverSeq: Int?
     /// The coordinator's decision for the request in that state, recomputed now.
-    public let decided: RefreshRecord
+    package let decided: RefreshRecord
 
-    public init(seq: Int, recorded: RefreshRecord, state: RefreshCoordinator.State, lastPerformedSeq: Int?,
+    package init(seq: Int, recorded: RefreshRecord, state: RefreshCoordinator.State, lastPerformedSeq: Int?,
                 lastObserverSeq: Int?, decided: RefreshRecord) {
         self.seq = seq
         self.recorded = recorded
@@ -75,16 +75,16 @@ public struct RefreshExplanation: Sendable, Equatable {
     }
 
     /// `at − lastPerformedAt` in seconds; `nil` before any performed refresh.
-    public var secondsSinceLastPerformed: Double? {
+    package var secondsSinceLastPerformed: Double? {
         state.lastPerformedAt.map { recorded.at.seconds(since: $0) }
     }
 
     /// `at − lastObserverAt[kind]` in seconds; `nil` without a kind or an earlier observer.
-    public var secondsSinceLastObserver: Double? {
+    package var secondsSinceLastObserver: Double? {
         guard let kind = recorded.kind, let last = state.lastObserverAt[kind] else { return nil }
         return recorded.at.seconds(since: last)
     }
 
     /// Whether the recomputed decision equals the stored one.
-    public var decisionMatches: Bool { decided == recorded }
+    package var decisionMatches: Bool { decided == recorded }
 }

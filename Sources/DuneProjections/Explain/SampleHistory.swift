@@ -10,19 +10,19 @@ import DuneEvents
 /// for event in events { history.apply(event) }
 /// history.entries(for: "H1")   // its ingests, corrections and deletion
 /// ```
-public struct SampleHistory: Sendable, Equatable {
+package struct SampleHistory: Sendable, Equatable {
     /// The ids whose events are kept.
-    public let ids: Set<String>
+    package let ids: Set<String>
     private var entriesByID: [String: [SampleHistoryEntry]] = [:]
 
     /// A history of `ids`, before any event.
-    public init(ids: some Sequence<String>) {
+    package init(ids: some Sequence<String>) {
         self.ids = Set(ids)
     }
 
     /// Keeps `event` when it ingests, corrects or deletes one of ``ids``.
     /// Events outside ``TimestampWindow`` are left out, as every projection skips them.
-    public mutating func apply(_ event: RecordedEvent) {
+    package mutating func apply(_ event: RecordedEvent) {
         guard !event.isOutsideTimestampWindow else { return }
         switch event.payload {
         case .sampleIngested(let sample) where ids.contains(sample.id):
@@ -35,32 +35,32 @@ public struct SampleHistory: Sendable, Equatable {
     }
 
     /// The events that named `id`, in `seq` order (empty when none).
-    public func entries(for id: String) -> [SampleHistoryEntry] {
+    package func entries(for id: String) -> [SampleHistoryEntry] {
         entriesByID[id] ?? []
     }
 }
 
 /// One event in a sample's history.
-public struct SampleHistoryEntry: Sendable, Equatable {
+package struct SampleHistoryEntry: Sendable, Equatable {
     /// The event's `seq`.
-    public let seq: Int
-    public let change: SampleChange
+    package let seq: Int
+    package let change: SampleChange
 
-    public init(seq: Int, change: SampleChange) {
+    package init(seq: Int, change: SampleChange) {
         self.seq = seq
         self.change = change
     }
 }
 
 /// What an event did to a sample id.
-public enum SampleChange: Sendable, Equatable {
+package enum SampleChange: Sendable, Equatable {
     /// `sample.ingested`: a first version, or a correction of an earlier one.
     case ingested(Sample)
     /// `sample.deleted`, with the deletion's `at`.
     case deleted(at: Timestamp)
 
     /// The version's content, or `nil` for a deletion.
-    public var sample: Sample? {
+    package var sample: Sample? {
         if case .ingested(let sample) = self { return sample }
         return nil
     }

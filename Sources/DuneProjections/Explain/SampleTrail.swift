@@ -2,20 +2,20 @@ import DuneEvents
 
 /// One sample id behind an explained value: every event that named it, each
 /// with what became of that version.
-public struct SampleTrail: Sendable, Equatable {
-    public let id: String
-    public let kind: SampleKind
+package struct SampleTrail: Sendable, Equatable {
+    package let id: String
+    package let kind: SampleKind
     /// The id's events in `seq` order.
-    public let versions: [SampleVersion]
+    package let versions: [SampleVersion]
 
-    public init(id: String, kind: SampleKind, versions: [SampleVersion]) {
+    package init(id: String, kind: SampleKind, versions: [SampleVersion]) {
         self.id = id
         self.kind = kind
         self.versions = versions
     }
 
     /// Whether the sample's current version counts in the explained value.
-    public var isCounted: Bool {
+    package var isCounted: Bool {
         if case .counted = versions.last?.fate { return true }
         return false
     }
@@ -33,7 +33,7 @@ public struct SampleTrail: Sendable, Equatable {
     ///   - inScope: whether a version's day is one of the explained days.
     ///   - role: what the value uses a current version for ("hrv mean"), or `nil` when unused.
     ///   - reasonNotCounted: why an unused current version in scope does not count.
-    public static func trails(ids: [String], history: SampleHistory, inScope: (Sample) -> Bool,
+    package static func trails(ids: [String], history: SampleHistory, inScope: (Sample) -> Bool,
                               role: (SampleReference) -> String?, reasonNotCounted: (Sample) -> String) -> [SampleTrail] {
         ids.compactMap { id in
             let entries = history.entries(for: id)
@@ -64,12 +64,12 @@ public struct SampleTrail: Sendable, Equatable {
 }
 
 /// One event of a ``SampleTrail``.
-public struct SampleVersion: Sendable, Equatable {
-    public let seq: Int
-    public let change: SampleChange
-    public let fate: SampleVersionFate
+package struct SampleVersion: Sendable, Equatable {
+    package let seq: Int
+    package let change: SampleChange
+    package let fate: SampleVersionFate
 
-    public init(seq: Int, change: SampleChange, fate: SampleVersionFate) {
+    package init(seq: Int, change: SampleChange, fate: SampleVersionFate) {
         self.seq = seq
         self.change = change
         self.fate = fate
@@ -77,7 +77,7 @@ public struct SampleVersion: Sendable, Equatable {
 }
 
 /// What became of one version of a sample, for the explained value.
-public enum SampleVersionFate: Sendable, Equatable {
+package enum SampleVersionFate: Sendable, Equatable {
     /// The current version, used by the value in `role` ("hrv mean", "sleep union").
     case counted(role: String)
     /// The current version counts for the explained day but the value does not use it.
@@ -92,7 +92,7 @@ public enum SampleVersionFate: Sendable, Equatable {
     case deletion
 
     /// A short name: `counted`, `notCounted`, `superseded`, `deleted`, `movedToAnotherDay`, `deletion`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .counted: "counted"
         case .notCounted: "notCounted"
@@ -104,7 +104,7 @@ public enum SampleVersionFate: Sendable, Equatable {
     }
 
     /// Why, in words: "superseded by seq 42 (a correction)".
-    public var explanation: String {
+    package var explanation: String {
         switch self {
         case .counted(let role): "counted (\(role))"
         case .notCounted(let reason): "not counted: \(reason)"

@@ -5,7 +5,7 @@ extension TrendExplanation {
     ///
     /// `value` is the day's entry exactly as in `trends.json` `metrics.<metric>.daily`
     /// (rounded), or `null`; on L it also holds `changePercent` and `direction` as there.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var value: [JSONMember] = []
         if let point {
             value = [JSONMember("date", .date(point.date)), JSONMember("value", .rounded(point.value)),

@@ -7,30 +7,30 @@ import DuneEvents
 ///
 /// Built from the ``TrendsProjection`` that replayed the log and its read
 /// model; every number is the fold's own.
-public struct TrendExplanation: Sendable, Equatable {
-    public let metric: TrendMetric
-    public let date: DayKey
+package struct TrendExplanation: Sendable, Equatable {
+    package let metric: TrendMetric
+    package let date: DayKey
     /// L, the last day with any sample.
-    public let lastDay: DayKey?
+    package let lastDay: DayKey?
     /// The metric's point on ``date``; `nil` when the day has no value for it.
-    public let point: TrendPoint?
+    package let point: TrendPoint?
     /// The values avg7 averages (D−6…D).
-    public let avg7Window: DailyWindow
+    package let avg7Window: DailyWindow
     /// The values avg28 averages (D−27…D).
-    public let avg28Window: DailyWindow
+    package let avg28Window: DailyWindow
     /// The metric's trend (change%, direction, recent and baseline windows for L).
-    public let trend: MetricTrend
+    package let trend: MetricTrend
     /// For ``TrendMetric/hrv`` on L: the normal range.
-    public let hrvNormalRange: HRVNormalRange?
+    package let hrvNormalRange: HRVNormalRange?
     /// For ``TrendMetric/workoutMinutes``: the training-load day and the day before.
-    public let trainingLoad: [TrainingLoadDay]
+    package let trainingLoad: [TrainingLoadDay]
     /// The day's values, with the samples behind each.
-    public let values: DailyValues?
+    package let values: DailyValues?
     /// Every sample of the metric's kinds that ever counted for the day.
-    public let samples: [SampleTrail]
+    package let samples: [SampleTrail]
 
     /// The sample kinds `metric` is computed from.
-    public static func sampleKinds(_ metric: TrendMetric) -> Set<SampleKind> {
+    package static func sampleKinds(_ metric: TrendMetric) -> Set<SampleKind> {
         switch metric {
         case .hrv: [.hrv]
         case .restingHeartRate: [.restingHeartRate]
@@ -49,7 +49,7 @@ public struct TrendExplanation: Sendable, Equatable {
     ///   - model: its read model.
     ///   - sampleIDs: ids of the metric's samples with a version on `date` (``DaySampleIDs``).
     ///   - history: the events of those ids.
-    public init?(metric: TrendMetric, date: DayKey, projection: TrendsProjection, model: TrendsModel,
+    package init?(metric: TrendMetric, date: DayKey, projection: TrendsProjection, model: TrendsModel,
                  sampleIDs: [String], history: SampleHistory) {
         guard let trend = model.trend(metric) else { return nil }
         self.metric = metric
@@ -96,5 +96,5 @@ public struct TrendExplanation: Sendable, Equatable {
     }
 
     /// Whether ``date`` is L, the day change% and direction are computed for.
-    public var isLastDay: Bool { lastDay == date }
+    package var isLastDay: Bool { lastDay == date }
 }

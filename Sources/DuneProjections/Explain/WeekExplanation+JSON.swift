@@ -6,7 +6,7 @@ extension WeekExplanation {
     /// `value` is the week exactly as in `weekly-stats.json`. Every workout and every
     /// source's step samples are listed under `workouts` and `days`; `samples` adds the
     /// full history of those that were corrected, deleted or moved.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "model": .string("weekly"),
             "week": .string(stats.week.description),

@@ -3,27 +3,27 @@ import DuneEvents
 /// Why a week's stats are what they are: the fold's ``WeekStats`` with its
 /// workouts, each day's steps per source (the largest sum counts), the week
 /// before, and every workout and step sample that ever counted for the week.
-public struct WeekExplanation: Sendable, Equatable {
+package struct WeekExplanation: Sendable, Equatable {
     /// The kinds weekly stats read.
-    public static let sampleKinds: Set<SampleKind> = [.workout, .stepCount]
+    package static let sampleKinds: Set<SampleKind> = [.workout, .stepCount]
 
-    public let stats: WeekStats
+    package let stats: WeekStats
     /// The week before's totals; `nil` for the model's first week.
-    public let previous: WeekTotals?
+    package let previous: WeekTotals?
     /// The values of the week's days that have a sample, ascending.
-    public let days: [DailyValues]
+    package let days: [DailyValues]
     /// The source of each workout (by sample id), from the stored sample.
-    public let workoutSources: [SampleReference: String]
+    package let workoutSources: [SampleReference: String]
     /// Every workout and step sample with a version in the week.
-    public let samples: [SampleTrail]
+    package let samples: [SampleTrail]
 
     /// The days of `week`, Monday through Sunday.
-    public static func days(of week: WeekKey) -> ClosedRange<DayKey> {
+    package static func days(of week: WeekKey) -> ClosedRange<DayKey> {
         week.monday...week.monday.adding(days: 6)
     }
 
     /// The explanation of `week`, or `nil` when the week is outside the model.
-    public init?(week: WeekKey, projection: WeeklyStatsProjection, model: WeeklyStatsModel,
+    package init?(week: WeekKey, projection: WeeklyStatsProjection, model: WeeklyStatsModel,
                  sampleIDs: [String], history: SampleHistory) {
         guard let index = model.weeks.firstIndex(where: { $0.week == week }) else { return nil }
         stats = model.weeks[index]

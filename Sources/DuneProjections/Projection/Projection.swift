@@ -8,7 +8,7 @@ import DuneEvents
 /// skipped, so feeding an event twice (catch-up after a restart) changes
 /// nothing. The read model is computed from the state on demand, so it is the
 /// same whether the events came all at once or in batches of any size.
-public protocol Projection: Sendable {
+package protocol Projection: Sendable {
     /// The read model this projection produces.
     associatedtype Model: ReadModel
 
@@ -38,29 +38,29 @@ public protocol Projection: Sendable {
 extension Projection {
     /// Folds `events` in order.
     /// - Complexity: O(n) folds; each is O(1) amortised plus hash updates.
-    public mutating func apply<Events: Sequence<RecordedEvent>>(contentsOf events: Events) {
+    package mutating func apply<Events: Sequence<RecordedEvent>>(contentsOf events: Events) {
         for event in events { apply(event) }
     }
 
     /// Folds every event of `batch`, rebuilt in full, in order.
-    public mutating func apply(_ batch: EventBatch) {
+    package mutating func apply(_ batch: EventBatch) {
         for position in 0..<batch.count { apply(batch[position]) }
     }
 
     /// A projection that has folded `events` from scratch.
-    public init<Events: Sequence<RecordedEvent>>(replaying events: Events) {
+    package init<Events: Sequence<RecordedEvent>>(replaying events: Events) {
         self.init()
         apply(contentsOf: events)
     }
 
     /// The read model written as its file (`readiness.json`, …).
-    public func file() -> ReadModelFile {
+    package func file() -> ReadModelFile {
         ReadModelFile(projection: Self.name, bytes: readModel().fileBytes)
     }
 }
 
 /// A read model that can be written as one of the §6.1 files.
-public protocol ReadModel: Sendable, Equatable {
+package protocol ReadModel: Sendable, Equatable {
     /// The `seq` of the last event the model reflects.
     var throughSeq: Int { get }
 
@@ -77,13 +77,13 @@ public protocol ReadModel: Sendable, Equatable {
 }
 
 extension ReadModel {
-    public func writeJSON(into output: inout [UInt8]) {
+    package func writeJSON(into output: inout [UInt8]) {
         JSONWriter.write(jsonValue, into: &output)
     }
 
     /// The file's bytes: canonical compact JSON (sorted keys, one number format)
     /// on one line, followed by a single `\n`.
-    public var fileBytes: [UInt8] {
+    package var fileBytes: [UInt8] {
         var bytes: [UInt8] = []
         writeJSON(into: &bytes)
         bytes.append(UInt8(ascii: "\n"))

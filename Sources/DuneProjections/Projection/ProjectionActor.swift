@@ -12,9 +12,9 @@ import DuneEvents
 /// for batch in batches { await readiness.apply(batch) }
 /// let bytes = await readiness.file().bytes
 /// ```
-public actor ProjectionActor<State: Projection> {
+package actor ProjectionActor<State: Projection> {
     /// The projection's current state; `explain` reads the fold's numbers from it.
-    public private(set) var state: State
+    package private(set) var state: State
     /// The read model of `state` at `cachedThroughSeq`: computing a model costs
     /// a pass over the days, and callers often ask twice (files, then a summary).
     /// The fold is deterministic and every change to `state` raises
@@ -22,7 +22,7 @@ public actor ProjectionActor<State: Projection> {
     private var cachedModel: State.Model?
     private var cachedThroughSeq = -1
 
-    public init(_ state: State = State()) {
+    package init(_ state: State = State()) {
         self.state = state
     }
 
@@ -32,22 +32,22 @@ public actor ProjectionActor<State: Projection> {
     /// Batches must come in log order: a batch applied after a later one is
     /// skipped entirely.
     /// - Complexity: O(n) for n events.
-    public func apply(_ batch: [RecordedEvent]) {
+    package func apply(_ batch: [RecordedEvent]) {
         state.apply(contentsOf: batch)
     }
 
     /// Folds a decoded batch in order (the fast replay path); skips events
     /// with `seq ≤ throughSeq`, like ``apply(_:)-([RecordedEvent])``.
     /// - Complexity: O(n) for n events.
-    public func apply(_ batch: EventBatch) {
+    package func apply(_ batch: EventBatch) {
         state.apply(batch)
     }
 
     /// The `seq` of the last event folded in; 0 before any.
-    public var throughSeq: Int { state.throughSeq }
+    package var throughSeq: Int { state.throughSeq }
 
     /// The read model of the current state.
-    public func readModel() -> State.Model {
+    package func readModel() -> State.Model {
         if let cachedModel, cachedThroughSeq == state.throughSeq { return cachedModel }
         let model = state.readModel()
         cachedModel = model
@@ -56,17 +56,17 @@ public actor ProjectionActor<State: Projection> {
     }
 
     /// The read model as its file.
-    public func file() -> ReadModelFile { ReadModelFile(projection: State.name, bytes: readModel().fileBytes) }
+    package func file() -> ReadModelFile { ReadModelFile(projection: State.name, bytes: readModel().fileBytes) }
 }
 
 /// The actor of the readiness projection.
-public typealias ReadinessActor = ProjectionActor<ReadinessProjection>
+package typealias ReadinessActor = ProjectionActor<ReadinessProjection>
 /// The actor of the trends projection.
-public typealias TrendsActor = ProjectionActor<TrendsProjection>
+package typealias TrendsActor = ProjectionActor<TrendsProjection>
 /// The actor of the weekly-stats projection.
-public typealias WeeklyStatsActor = ProjectionActor<WeeklyStatsProjection>
+package typealias WeeklyStatsActor = ProjectionActor<WeeklyStatsProjection>
 /// The actor of the sync-status projection.
-public typealias SyncStatusActor = ProjectionActor<SyncStatusProjection>
+package typealias SyncStatusActor = ProjectionActor<SyncStatusProjection>
 
 /// A projection that keeps a ``SampleStore`` and can size it ahead of a replay.
 package protocol SampleReserving {

@@ -1,17 +1,22 @@
-/// The four projections, with their CLI names and file names.
+/// The four read models, by name: what a ``StoreUpdate`` says changed.
 ///
 /// ```swift
-/// ProjectionName(cliName: "weekly")   // .weeklyStats
-/// ProjectionName.weeklyStats.fileName  // "weekly-stats.json"
+/// for await update in store.updates where update.changedModels.contains(.weeklyStats) {
+///     weeks = await store.weeklyStats.weeks
+/// }
 /// ```
 public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// The readiness read model, ``ReadinessModel`` (CLI name `readiness`).
     case readiness
+    /// The trends read model, ``TrendsModel`` (CLI name `trends`).
     case trends
+    /// The weekly-stats read model, ``WeeklyStatsModel`` (CLI name `weekly`).
     case weeklyStats
+    /// The sync-status read model, ``SyncStatusModel`` (CLI name `sync`).
     case syncStatus
 
     /// The name used on the command line: `readiness`, `trends`, `weekly`, `sync`.
-    public var cliName: String {
+    package var cliName: String {
         switch self {
         case .readiness: "readiness"
         case .trends: "trends"
@@ -21,7 +26,7 @@ public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable
     }
 
     /// The read-model file name (docs/read-models.md).
-    public var fileName: String {
+    package var fileName: String {
         switch self {
         case .readiness: "readiness.json"
         case .trends: "trends.json"
@@ -33,13 +38,14 @@ public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable
     /// The projection named `cliName` on the command line (`weekly`, `sync`, …);
     /// the Swift case names (`weeklyStats`, `syncStatus`) are accepted too.
     /// `nil` for anything else.
-    public init?(cliName: String) {
+    package init?(cliName: String) {
         guard let name = ProjectionName.allCases.first(where: { $0.cliName == cliName || $0.rawValue == cliName }) else {
             return nil
         }
         self = name
     }
 
+    /// The name `dune-replay` uses for this read model: `readiness`, `trends`, `weekly` or `sync`.
     public var description: String { cliName }
 
     /// Declaration order: readiness, trends, weeklyStats, syncStatus.

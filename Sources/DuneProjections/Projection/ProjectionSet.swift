@@ -10,15 +10,15 @@ import DuneEvents
 ///
 /// Await each ``apply(_:)`` before starting the next: batches must reach the
 /// actors in log order (see ``ProjectionActor/apply(_:)``).
-public struct ProjectionSet: Sendable {
+package struct ProjectionSet: Sendable {
     /// `nil` when not selected.
-    public let readiness: ReadinessActor?
-    public let trends: TrendsActor?
-    public let weeklyStats: WeeklyStatsActor?
-    public let syncStatus: SyncStatusActor?
+    package let readiness: ReadinessActor?
+    package let trends: TrendsActor?
+    package let weeklyStats: WeeklyStatsActor?
+    package let syncStatus: SyncStatusActor?
 
     /// A set with fresh (empty) actors for `names`; all four by default.
-    public init(_ names: some Sequence<ProjectionName> = ProjectionName.allCases) {
+    package init(_ names: some Sequence<ProjectionName> = ProjectionName.allCases) {
         let selected = Set(names)
         readiness = selected.contains(.readiness) ? ReadinessActor() : nil
         trends = selected.contains(.trends) ? TrendsActor() : nil
@@ -35,7 +35,7 @@ public struct ProjectionSet: Sendable {
     }
 
     /// The selected projections, in ``ProjectionName`` order.
-    public var names: [ProjectionName] {
+    package var names: [ProjectionName] {
         var names: [ProjectionName] = []
         if readiness != nil { names.append(.readiness) }
         if trends != nil { names.append(.trends) }
@@ -46,7 +46,7 @@ public struct ProjectionSet: Sendable {
 
     /// Folds `batch` into every selected actor, the actors running concurrently.
     /// Returns when all of them have folded the whole batch.
-    public func apply(_ batch: [RecordedEvent]) async {
+    package func apply(_ batch: [RecordedEvent]) async {
         guard !batch.isEmpty else { return }
         await withDiscardingTaskGroup { group in
             if let readiness { group.addTask { await readiness.apply(batch) } }
@@ -58,7 +58,7 @@ public struct ProjectionSet: Sendable {
 
     /// Folds a decoded batch into every selected actor, concurrently (the
     /// fast replay path). Returns when all of them have folded it.
-    public func apply(_ batch: EventBatch) async {
+    package func apply(_ batch: EventBatch) async {
         guard !batch.isEmpty else { return }
         await withDiscardingTaskGroup { group in
             if let readiness { group.addTask { await readiness.apply(batch) } }
@@ -78,7 +78,7 @@ public struct ProjectionSet: Sendable {
     /// The smallest `throughSeq` of the selected actors: feed events after it to
     /// catch up (events at or below an actor's own `throughSeq` are skipped).
     /// 0 when nothing is selected.
-    public func throughSeq() async -> Int {
+    package func throughSeq() async -> Int {
         var seqs: [Int] = []
         if let readiness { seqs.append(await readiness.throughSeq) }
         if let trends { seqs.append(await trends.throughSeq) }
@@ -88,7 +88,7 @@ public struct ProjectionSet: Sendable {
     }
 
     /// The file of projection `name`, or `nil` when it is not selected.
-    public func file(_ name: ProjectionName) async -> ReadModelFile? {
+    package func file(_ name: ProjectionName) async -> ReadModelFile? {
         switch name {
         case .readiness: await readiness?.file()
         case .trends: await trends?.file()
@@ -100,7 +100,7 @@ public struct ProjectionSet: Sendable {
     /// The files of the selected projections, in ``ProjectionName`` order.
     /// The read models are computed concurrently, each in its own actor.
     /// - Complexity: O(n log n) for n samples (read models are computed here).
-    public func files() async -> [ReadModelFile] {
+    package func files() async -> [ReadModelFile] {
         await withTaskGroup(of: ReadModelFile?.self) { group in
             for name in names {
                 group.addTask { await self.file(name) }

@@ -11,7 +11,7 @@ public struct ReadinessComponent: Sendable, Equatable {
     /// The component's weight (0.5, 0.25, 0.25).
     public let weight: Double
 
-    public init(input: Double, z: Double?, score: Double, weight: Double) {
+    package init(input: Double, z: Double?, score: Double, weight: Double) {
         self.input = input
         self.z = z
         self.score = score

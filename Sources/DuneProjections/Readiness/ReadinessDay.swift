@@ -5,6 +5,7 @@ import DuneEvents
 /// The JSON file shows the rounded contract fields; `explain` reads the rest
 /// (window days and values, z, weights) from here.
 public struct ReadinessDay: Sendable, Equatable {
+    /// The day this entry is for.
     public let date: DayKey
     /// The day's mean HRV in ms.
     public let hrv: Double?
@@ -18,12 +19,12 @@ public struct ReadinessDay: Sendable, Equatable {
     ///
     /// Computed on demand from the shared series (a binary search and a copy of
     /// at most 60 values): a model of 50 000 days keeps no window of its own per day.
-    public var hrvWindow: DailyWindow { lnHRVSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
-    /// Statistics of ``hrvWindow`` (any n).
+    package var hrvWindow: DailyWindow { lnHRVSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
+    /// n, mean and sample SD of ln(daily hrv) on the days D−60…D−1 that have one (any n).
     public let hrvWindowStatistics: SampleStatistics
-    /// Daily resting heart rate on the days D−60…D−1 that have one (computed on demand, like ``hrvWindow``).
-    public var rhrWindow: DailyWindow { rhrSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
-    /// Statistics of ``rhrWindow`` (any n).
+    /// Daily resting heart rate on the days D−60…D−1 that have one (computed on demand, like `hrvWindow`).
+    package var rhrWindow: DailyWindow { rhrSeries.window(from: firstBaselineDay, through: date.adding(days: -1)) }
+    /// n, mean and sample SD of the daily resting heart rate on the days D−60…D−1 that have one (any n).
     public let rhrWindowStatistics: SampleStatistics
     /// The HRV component, when the day has an HRV value and a baseline.
     public let hrvComponent: ReadinessComponent?
@@ -49,7 +50,7 @@ public struct ReadinessDay: Sendable, Equatable {
     ///   - lnHRV: ln(daily hrv) over (at least) D−60…D−1, ascending.
     ///   - rhrSeries: daily resting heart rate over (at least) D−60…D−1, ascending.
     ///   - sleepTargetMinutes: the sleep target.
-    public init(daily: DailyValues, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
+    package init(daily: DailyValues, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
         let date = daily.date
         self.date = date
         hrv = daily.hrv?.value
@@ -102,8 +103,11 @@ public struct ReadinessDay: Sendable, Equatable {
     public var hrvBaseline: SampleStatistics? { ReadinessFormula.baseline(hrvWindowStatistics) }
     /// The resting-heart-rate baseline, or `nil` when n < 14.
     public var rhrBaseline: SampleStatistics? { ReadinessFormula.baseline(rhrWindowStatistics) }
+    /// The HRV component's score (0–100), or `nil` without one.
     public var hrvScore: Double? { hrvComponent?.score }
+    /// The resting-heart-rate component's score (0–100), or `nil` without one.
     public var rhrScore: Double? { rhrComponent?.score }
+    /// The sleep component's score (0–100), or `nil` without one.
     public var sleepScore: Double? { sleepComponent?.score }
 
     /// Days are equal when every number of the formula is, windows included —

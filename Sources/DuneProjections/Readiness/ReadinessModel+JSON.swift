@@ -2,7 +2,7 @@ import DuneEvents
 
 extension ReadinessModel {
     /// `{"throughSeq", "sleepTargetMinutes", "days": [...]}` (docs/read-models.md).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "throughSeq": .count(throughSeq),
             "sleepTargetMinutes": .rounded(sleepTargetMinutes),
@@ -11,7 +11,7 @@ extension ReadinessModel {
     }
 
     /// ``jsonValue``'s bytes, written day by day (keys in sorted order).
-    public func writeJSON(into output: inout [UInt8]) {
+    package func writeJSON(into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         JSONWriter.writeKey("days", first: true, into: &output)
         JSONWriter.writeArray(days, into: &output) { $0.jsonValue }
@@ -25,7 +25,7 @@ extension ReadinessModel {
 
 extension ReadinessDay {
     /// The day as in `readiness.json`: values to 3 decimals, scores to 1.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "date": .date(date),
             "score": .score(score),

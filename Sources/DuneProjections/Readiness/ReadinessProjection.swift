@@ -8,8 +8,8 @@ import DuneEvents
 /// for event in events { readiness.apply(event) }
 /// let today = readiness.readModel().day(DayKey("2026-02-28")!)
 /// ```
-public struct ReadinessProjection: Projection, Equatable {
-    public static var name: ProjectionName { .readiness }
+package struct ReadinessProjection: Projection, Equatable {
+    package static var name: ProjectionName { .readiness }
 
     /// The version of this fold's output: bump it whenever a change makes the
     /// fold produce other bytes for the same log, so that snapshots taken by
@@ -20,18 +20,18 @@ public struct ReadinessProjection: Projection, Equatable {
     /// these two constants do not.
     package static let foldVersionOutputCRC: UInt32 = 0xc2c0f3ab
 
-    public private(set) var throughSeq = 0
+    package private(set) var throughSeq = 0
     /// The current samples: content of hrv, resting HR and sleep; other kinds by day only.
-    public private(set) var samples = SampleStore(retaining: [.hrv, .restingHeartRate, .sleep])
+    package private(set) var samples = SampleStore(retaining: [.hrv, .restingHeartRate, .sleep])
     /// The latest `profile.updated` sleep target, or `nil` when the log has none.
-    public private(set) var profileSleepTargetMinutes: Double?
+    package private(set) var profileSleepTargetMinutes: Double?
     /// The `seq` of that `profile.updated` event.
-    public private(set) var profileSeq: Int?
+    package private(set) var profileSeq: Int?
 
-    public init() {}
+    package init() {}
 
     /// Folds one event; skips events with `seq ≤ throughSeq`.
-    public mutating func apply(_ event: RecordedEvent) {
+    package mutating func apply(_ event: RecordedEvent) {
         guard event.seq > throughSeq else { return }
         throughSeq = event.seq
         switch event.payload {
@@ -47,7 +47,7 @@ public struct ReadinessProjection: Projection, Equatable {
     }
 
     /// Folds a decoded batch; skips events with `seq ≤ throughSeq`.
-    public mutating func apply(_ batch: EventBatch) {
+    package mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
         samples.apply(batch, after: throughSeq)
         for event in batch.otherEvents where event.seq > throughSeq && !event.isOutsideTimestampWindow {
@@ -60,20 +60,20 @@ public struct ReadinessProjection: Projection, Equatable {
     }
 
     /// The sleep target applied to every day: the latest `profile.updated`, else 480.
-    public var sleepTargetMinutes: Double {
+    package var sleepTargetMinutes: Double {
         profileSleepTargetMinutes ?? ReadinessFormula.defaultSleepTargetMinutes
     }
 
     /// The read model: every day with a sample.
     /// - Complexity: O(n log n) for n samples.
-    public func readModel() -> ReadinessModel {
+    package func readModel() -> ReadinessModel {
         ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.modelDailyValues())
     }
 
     /// Day `date` alone, computed from only D−60…D by the same code as
     /// ``readModel()``; `nil` when the day has no sample.
     /// - Complexity: O(k log k) for k samples in D−60…D, plus O(d) over the days with samples.
-    public func day(_ date: DayKey) -> ReadinessDay? {
+    package func day(_ date: DayKey) -> ReadinessDay? {
         guard let values = samples.dailyValues(on: date) else { return nil }
         let first = date.adding(days: -ReadinessFormula.baselineWindowDays)
         let earlier = samples.days.filter { $0 >= first && $0 < date }.compactMap { samples.dailyValues(on: $0) }
@@ -83,7 +83,7 @@ public struct ReadinessProjection: Projection, Equatable {
     }
 
     /// The daily values of `date` with their contributing samples, or `nil`.
-    public func dailyValues(on date: DayKey) -> DailyValues? {
+    package func dailyValues(on date: DayKey) -> DailyValues? {
         samples.dailyValues(on: date)
     }
 }

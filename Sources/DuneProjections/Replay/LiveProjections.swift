@@ -13,11 +13,11 @@ import DuneEvents
 ///
 /// Projections restored from elsewhere (e.g. kept in memory across a log
 /// reopen) catch up from their own `throughSeq`: only later events are read.
-public actor LiveProjections {
-    public let log: EventLog
-    public let projections: ProjectionSet
+package actor LiveProjections {
+    package let log: EventLog
+    package let projections: ProjectionSet
 
-    public init(log: EventLog, projections: ProjectionSet) {
+    package init(log: EventLog, projections: ProjectionSet) {
         self.log = log
         self.projections = projections
     }
@@ -27,7 +27,7 @@ public actor LiveProjections {
     /// - Returns: what was replayed.
     /// - Throws: `corruptLog` when the log is damaged.
     @discardableResult
-    public func catchUp() async throws -> Replayer.Summary {
+    package func catchUp() async throws -> Replayer.Summary {
         let after = await projections.throughSeq()
         return try await Replayer.replay(try LogReader(path: log.path), range: LogReader.Range(after: after), into: projections)
     }
@@ -35,7 +35,7 @@ public actor LiveProjections {
     /// Appends `commands` (one durable batch) and folds the appended events.
     ///
     /// - Throws: what ``EventLog/ingest(_:atomic:)`` throws; nothing is folded then.
-    public func ingest(_ commands: [IngestCommand], atomic: Bool = false) async throws -> EventLog.BatchResult {
+    package func ingest(_ commands: [IngestCommand], atomic: Bool = false) async throws -> EventLog.BatchResult {
         let result = try await log.ingest(commands, atomic: atomic)
         await projections.apply(result.appended)
         return result

@@ -11,18 +11,18 @@ import DuneEvents
 ///
 /// The same function keeps live projections current: pass
 /// `after: await projections.throughSeq()` to feed only what they have not seen.
-public enum Replayer {
+package enum Replayer {
     /// What a replay read.
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// Events folded.
-        public var events: Int
+        package var events: Int
         /// The seq of the last event folded (0 when none).
-        public var throughSeq: Int
+        package var throughSeq: Int
         /// Events read but skipped by every projection because a timestamp lies
         /// outside ``TimestampWindow`` (stored by an older version; see docs/input-format.md).
-        public var skippedOutsideTimestampWindow = 0
+        package var skippedOutsideTimestampWindow = 0
 
-        public init(events: Int, throughSeq: Int, skippedOutsideTimestampWindow: Int = 0) {
+        package init(events: Int, throughSeq: Int, skippedOutsideTimestampWindow: Int = 0) {
             self.events = events
             self.throughSeq = throughSeq
             self.skippedOutsideTimestampWindow = skippedOutsideTimestampWindow
@@ -30,7 +30,7 @@ public enum Replayer {
     }
 
     /// How a replay decodes the log.
-    public enum Decoding: Sendable {
+    package enum Decoding: Sendable {
         /// Chunks decoded in parallel by the fast scanner into ``EventBatch``es
         /// that the projections fold directly. The default.
         case fast
@@ -51,7 +51,7 @@ public enum Replayer {
     ///   caller must not use the projections then (they hold only a part of the range).
     /// - Complexity: O(n) in the events read; memory O(chunk × prefetch) for reading.
     @discardableResult
-    public static func replay(_ reader: LogReader, range: LogReader.Range = LogReader.Range(),
+    package static func replay(_ reader: LogReader, range: LogReader.Range = LogReader.Range(),
                               into projections: ProjectionSet, decoding: Decoding = .fast,
                               progress: (Summary) -> Void = { _ in }) async throws -> Summary {
         var summary = Summary(events: 0, throughSeq: range.after)

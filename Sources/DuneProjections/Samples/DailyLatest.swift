@@ -1,12 +1,12 @@
 import DuneEvents
 
 /// A day's latest body measurement (mass kg, fat %, BMI kg/m²).
-public struct DailyLatest: Sendable, Equatable {
-    public let value: Double
-    public let start: Timestamp
-    public let sample: SampleReference
+package struct DailyLatest: Sendable, Equatable {
+    package let value: Double
+    package let start: Timestamp
+    package let sample: SampleReference
 
-    public init(value: Double, start: Timestamp, sample: SampleReference) {
+    package init(value: Double, start: Timestamp, sample: SampleReference) {
         self.value = value
         self.start = start
         self.sample = sample

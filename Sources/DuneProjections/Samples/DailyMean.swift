@@ -1,12 +1,12 @@
 import DuneEvents
 
 /// A daily mean (HRV in ms, resting heart rate in count/min).
-public struct DailyMean: Sendable, Equatable {
-    public let value: Double
+package struct DailyMean: Sendable, Equatable {
+    package let value: Double
     /// The samples averaged, in `seq` order.
-    public let samples: [SampleReference]
+    package let samples: [SampleReference]
 
-    public init(value: Double, samples: [SampleReference]) {
+    package init(value: Double, samples: [SampleReference]) {
         self.value = value
         self.samples = samples
     }

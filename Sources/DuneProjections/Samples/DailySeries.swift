@@ -4,20 +4,20 @@ import DuneEvents
 ///
 /// Window lookups (the readiness baseline D−60…D−1, a trend's D−6…D) use binary
 /// search and hand back values in ascending date order, the order they are summed in.
-public struct DailySeries: Sendable, Equatable {
+package struct DailySeries: Sendable, Equatable {
     /// Days with a value, ascending.
-    public let days: [DayKey]
+    package let days: [DayKey]
     /// `values[i]` is the value of `days[i]`.
-    public let values: [Double]
+    package let values: [Double]
 
     /// A series from points; `points` must be ascending by date with no repeats.
-    public init(days: [DayKey], values: [Double]) {
+    package init(days: [DayKey], values: [Double]) {
         self.days = days
         self.values = values
     }
 
     /// The series of `value` over `daily` (ascending), keeping days where it is non-nil.
-    public init(_ daily: [DailyValues], value: (DailyValues) -> Double?) {
+    package init(_ daily: [DailyValues], value: (DailyValues) -> Double?) {
         var days: [DayKey] = []
         var values: [Double] = []
         for day in daily {
@@ -28,17 +28,17 @@ public struct DailySeries: Sendable, Equatable {
         self.init(days: days, values: values)
     }
 
-    public var isEmpty: Bool { days.isEmpty }
+    package var isEmpty: Bool { days.isEmpty }
 
     /// The value on `day`, or `nil`.
-    public func value(on day: DayKey) -> Double? {
+    package func value(on day: DayKey) -> Double? {
         let index = firstIndex(notBefore: day)
         return index < days.count && days[index] == day ? values[index] : nil
     }
 
     /// The points from `first` through `last` inclusive, ascending.
     /// - Complexity: O(log n + k).
-    public func window(from first: DayKey, through last: DayKey) -> DailyWindow {
+    package func window(from first: DayKey, through last: DayKey) -> DailyWindow {
         guard first <= last else { return DailyWindow(first: first, last: last, days: [], values: []) }
         let lower = firstIndex(notBefore: first)
         let upper = firstIndex(notBefore: last.adding(days: 1))

@@ -1,7 +1,7 @@
 import DuneEvents
 
 /// Which sleep samples a night's minutes were measured from.
-public enum SleepBasis: String, Sendable, Hashable {
+package enum SleepBasis: String, Sendable, Hashable {
     /// The asleep stages (unspecified, core, deep, REM).
     case asleep
     /// inBed intervals, because the day has no asleep sample.
@@ -9,16 +9,16 @@ public enum SleepBasis: String, Sendable, Hashable {
 }
 
 /// A night's sleep: the union of its asleep (or inBed) intervals.
-public struct DailySleep: Sendable, Equatable {
+package struct DailySleep: Sendable, Equatable {
     /// Length of ``union`` in minutes.
-    public let minutes: Double
-    public let basis: SleepBasis
+    package let minutes: Double
+    package let basis: SleepBasis
     /// The disjoint intervals whose lengths sum to ``minutes``, ascending.
-    public let union: [SleepInterval]
+    package let union: [SleepInterval]
     /// The samples whose intervals were united, in `seq` order.
-    public let samples: [SampleReference]
+    package let samples: [SampleReference]
 
-    public init(minutes: Double, basis: SleepBasis, union: [SleepInterval], samples: [SampleReference]) {
+    package init(minutes: Double, basis: SleepBasis, union: [SleepInterval], samples: [SampleReference]) {
         self.minutes = minutes
         self.basis = basis
         self.union = union

@@ -1,18 +1,18 @@
 import DuneEvents
 
 /// A day's steps: the largest per-source sum.
-public struct DailySteps: Sendable, Equatable {
-    public let value: Double
+package struct DailySteps: Sendable, Equatable {
+    package let value: Double
     /// The source whose sum is ``value`` (on a tie, the first name in UTF-8 order).
-    public let source: String
+    package let source: String
     /// Every source's sum, sources in UTF-8 order.
-    public let sources: [SourceSteps]
+    package let sources: [SourceSteps]
     /// The winning source's samples, in `seq` order.
-    public var samples: [SampleReference] {
+    package var samples: [SampleReference] {
         sources.first { $0.source == source }?.samples ?? []
     }
 
-    public init(value: Double, source: String, sources: [SourceSteps]) {
+    package init(value: Double, source: String, sources: [SourceSteps]) {
         self.value = value
         self.source = source
         self.sources = sources
@@ -38,13 +38,13 @@ public struct DailySteps: Sendable, Equatable {
 }
 
 /// One source's step total for a day.
-public struct SourceSteps: Sendable, Equatable {
-    public let source: String
+package struct SourceSteps: Sendable, Equatable {
+    package let source: String
     /// The sum of the source's samples, in `seq` order.
-    public private(set) var steps: Double
-    public private(set) var samples: [SampleReference]
+    package private(set) var steps: Double
+    package private(set) var samples: [SampleReference]
 
-    public init(source: String, steps: Double, samples: [SampleReference]) {
+    package init(source: String, steps: Double, samples: [SampleReference]) {
         self.source = source
         self.steps = steps
         self.samples = samples

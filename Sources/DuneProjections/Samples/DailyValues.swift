@@ -10,26 +10,26 @@ import DuneEvents
 /// - `steps`: the largest per-source sum;
 /// - body mass, body fat, BMI: the latest sample by start (ties: higher `seq`);
 /// - `workouts`: the workouts that started that day, in `seq` order.
-public struct DailyValues: Sendable, Equatable {
-    public let date: DayKey
-    public let hrv: DailyMean?
-    public let restingHeartRate: DailyMean?
-    public let sleep: DailySleep?
-    public let steps: DailySteps?
-    public let bodyMass: DailyLatest?
-    public let bodyFatPercentage: DailyLatest?
-    public let bodyMassIndex: DailyLatest?
+package struct DailyValues: Sendable, Equatable {
+    package let date: DayKey
+    package let hrv: DailyMean?
+    package let restingHeartRate: DailyMean?
+    package let sleep: DailySleep?
+    package let steps: DailySteps?
+    package let bodyMass: DailyLatest?
+    package let bodyFatPercentage: DailyLatest?
+    package let bodyMassIndex: DailyLatest?
     /// The day's workouts in `seq` order.
-    public let workouts: [DailyWorkout]
+    package let workouts: [DailyWorkout]
     /// Every sample of the day the projection keeps (see ``SampleStore/retainedKinds``), in `seq` order.
-    public let samples: [SampleReference]
+    package let samples: [SampleReference]
 
     /// Computes the values of `date` from its samples.
     /// - Parameters:
     ///   - date: the day.
     ///   - samples: the samples whose day is `date`, in `seq` order.
     /// - Complexity: O(k log k) for k samples.
-    public init(date: DayKey, samples: [StoredSample]) {
+    package init(date: DayKey, samples: [StoredSample]) {
         var byKind = SamplesByKind()
         for stored in samples { byKind.append(stored) }
         self.init(date: date, byKind: byKind, steps: DailySteps(byKind.stepCount), references: samples.map(\.reference))
@@ -62,7 +62,7 @@ public struct DailyValues: Sendable, Equatable {
     }
 
     /// Total workout minutes (summed in `seq` order); `nil` when the day has no workout.
-    public var workoutMinutes: Double? {
+    package var workoutMinutes: Double? {
         guard !workouts.isEmpty else { return nil }
         var total = 0.0
         for workout in workouts { total += workout.minutes }

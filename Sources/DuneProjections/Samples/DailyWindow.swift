@@ -1,17 +1,17 @@
 import DuneEvents
 
 /// The values of a series inside a date window, with their statistics.
-public struct DailyWindow: Sendable, Equatable {
+package struct DailyWindow: Sendable, Equatable {
     /// The first day of the window (it may have no value).
-    public let first: DayKey
+    package let first: DayKey
     /// The last day of the window (it may have no value).
-    public let last: DayKey
+    package let last: DayKey
     /// The days in the window that have a value, ascending.
-    public let days: [DayKey]
+    package let days: [DayKey]
     /// Their values, in the same order.
-    public let values: [Double]
+    package let values: [Double]
 
-    public init(first: DayKey, last: DayKey, days: [DayKey], values: [Double]) {
+    package init(first: DayKey, last: DayKey, days: [DayKey], values: [Double]) {
         self.first = first
         self.last = last
         self.days = days
@@ -19,5 +19,5 @@ public struct DailyWindow: Sendable, Equatable {
     }
 
     /// n, mean and sample SD of ``values``, summed in date order.
-    public var statistics: SampleStatistics { SampleStatistics(values) }
+    package var statistics: SampleStatistics { SampleStatistics(values) }
 }

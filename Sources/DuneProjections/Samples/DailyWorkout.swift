@@ -1,15 +1,15 @@
 import DuneEvents
 
 /// A workout counted on the day it started.
-public struct DailyWorkout: Sendable, Equatable {
-    public let sample: SampleReference
-    public let activityType: String
-    public let start: Timestamp
+package struct DailyWorkout: Sendable, Equatable {
+    package let sample: SampleReference
+    package let activityType: String
+    package let start: Timestamp
     /// `end − start` in minutes, from the instants.
-    public let minutes: Double
-    public let energyKcal: Double?
-    public let distanceMeters: Double?
-    public let volumeKg: Double?
+    package let minutes: Double
+    package let energyKcal: Double?
+    package let distanceMeters: Double?
+    package let volumeKg: Double?
 
     init?(_ stored: StoredSample) {
         guard stored.sample.kind == .workout, let workout = stored.sample.workout else { return nil }

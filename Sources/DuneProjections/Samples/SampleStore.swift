@@ -24,9 +24,9 @@ import DuneEvents
 ///   and a replaced or deleted one is found by binary search.
 /// Lookups therefore never sort and never depend on hash order, and
 /// ``samples(on:)`` gives back exactly the samples that were applied.
-public struct SampleStore: Sendable, Equatable {
+package struct SampleStore: Sendable, Equatable {
     /// The kinds whose content the store keeps.
-    public let retainedKinds: Set<SampleKind>
+    package let retainedKinds: Set<SampleKind>
     private let retainedMask: UInt16
     private var versions = SampleVersions()
     private var index = SampleIndex()
@@ -35,7 +35,7 @@ public struct SampleStore: Sendable, Equatable {
     private var warmed: UInt64 = 0
 
     /// A store that keeps the content of `retainedKinds` (all kinds by default).
-    public init(retaining retainedKinds: Set<SampleKind> = Set(SampleKind.allCases)) {
+    package init(retaining retainedKinds: Set<SampleKind> = Set(SampleKind.allCases)) {
         self.retainedKinds = retainedKinds
         var mask: UInt16 = 0
         for kind in retainedKinds { mask |= 1 << UInt16(kind.packedIndex) }
@@ -56,7 +56,7 @@ public struct SampleStore: Sendable, Equatable {
     /// ``TimestampWindow`` (stored by an older version) is skipped (docs/input-format.md).
     /// - Complexity: O(1) amortised for a new sample; O(k) for a correction or
     ///   deletion, k the samples of the old version's day.
-    public mutating func apply(_ event: RecordedEvent) {
+    package mutating func apply(_ event: RecordedEvent) {
         guard !event.isOutsideTimestampWindow else { return }
         switch event.payload {
         case .sampleIngested(let sample):
@@ -166,10 +166,10 @@ public struct SampleStore: Sendable, Equatable {
     // MARK: - Reading
 
     /// How many samples the store tracks (retained or not).
-    public var count: Int { index.count }
+    package var count: Int { index.count }
 
     /// The current version of sample `id`, or `nil` when absent, deleted or of a kind not retained.
-    public func sample(id: String) -> StoredSample? {
+    package func sample(id: String) -> StoredSample? {
         let key = SampleKey(id)
         guard let found = index.find(hash: key.hash64, matches: { versions.hasKey($0, key) }),
               retains(versions.row(found.version).kindIndex)
@@ -179,23 +179,23 @@ public struct SampleStore: Sendable, Equatable {
 
     /// Every day that has at least one sample (of any kind), ascending.
     /// - Complexity: O(d log d) for d days.
-    public var days: [DayKey] { buckets.occupied.map { DayKey(ordinal: $0.day) } }
+    package var days: [DayKey] { buckets.occupied.map { DayKey(ordinal: $0.day) } }
 
     /// The retained samples whose ``Sample/day`` is `day`, in `seq` order.
     /// - Complexity: O(k) for the k samples of the day.
-    public func samples(on day: DayKey) -> [StoredSample] {
+    package func samples(on day: DayKey) -> [StoredSample] {
         guard let bucket = buckets.existing(day.ordinal) else { return [] }
         return bucket.retained.map { versions.storedSample($0) }
     }
 
     /// The daily values of every day with a sample, ascending by date.
     /// - Complexity: O(n + d log d) for n retained samples and d days.
-    public func allDailyValues() -> [DailyValues] {
+    package func allDailyValues() -> [DailyValues] {
         days.map { DailyValues(date: $0, samples: samples(on: $0)) }
     }
 
     /// The daily values of `day`, or `nil` when it has no sample.
-    public func dailyValues(on day: DayKey) -> DailyValues? {
+    package func dailyValues(on day: DayKey) -> DailyValues? {
         guard let bucket = buckets.existing(day.ordinal), bucket.count > 0 else { return nil }
         return DailyValues(date: day, samples: samples(on: day))
     }
@@ -204,7 +204,7 @@ public struct SampleStore: Sendable, Equatable {
 
     /// Stores are equal when they track the same samples (id, version `seq`
     /// and day) and keep the same content — however they were fed.
-    public static func == (lhs: SampleStore, rhs: SampleStore) -> Bool {
+    package static func == (lhs: SampleStore, rhs: SampleStore) -> Bool {
         guard lhs.retainedKinds == rhs.retainedKinds, lhs.count == rhs.count, lhs.buckets == rhs.buckets else { return false }
         for day in lhs.days where lhs.samples(on: day) != rhs.samples(on: day) { return false }
         for version in lhs.index.versions {

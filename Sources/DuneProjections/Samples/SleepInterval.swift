@@ -1,25 +1,25 @@
 import DuneEvents
 
 /// A stretch of time from `start` to `end`, as written (offsets kept).
-public struct SleepInterval: Sendable, Hashable {
-    public let start: Timestamp
-    public let end: Timestamp
+package struct SleepInterval: Sendable, Hashable {
+    package let start: Timestamp
+    package let end: Timestamp
 
-    public init(start: Timestamp, end: Timestamp) {
+    package init(start: Timestamp, end: Timestamp) {
         self.start = start
         self.end = end
     }
 
     /// Length in seconds, from the instants (a DST night is 23 or 25 h of wall clock
     /// but its true length here).
-    public var seconds: Double { end.seconds(since: start) }
+    package var seconds: Double { end.seconds(since: start) }
 
     /// The union of `intervals` as disjoint intervals in ascending order.
     ///
     /// Overlapping or touching intervals merge, so time recorded by several
     /// sources (Watch, iPhone, AutoSleep) counts once.
     /// - Complexity: O(n log n).
-    public static func union(_ intervals: [SleepInterval]) -> [SleepInterval] {
+    package static func union(_ intervals: [SleepInterval]) -> [SleepInterval] {
         let sorted = intervals.sorted { $0.start != $1.start ? $0.start < $1.start : $0.end < $1.end }
         var merged: [SleepInterval] = []
         for interval in sorted {

@@ -105,7 +105,7 @@ package struct ProjectionSnapshot: Sendable {
         guard let throughSeq = reader.integer(), let count = reader.count(itemBytes: 64) else { return nil }
         var rows: [PackedSample] = []
         rows.reserveCapacity(count)
-        let complete = reader.withBytes(count * 64) { bytes in
+        let complete: Void? = reader.withBytes(count * 64) { bytes in
             for index in 0..<count { rows.append(Self.row(bytes, at: index * 64)) }
         }
         guard complete != nil, let sourceCount = reader.count(itemBytes: 8) else { return nil }

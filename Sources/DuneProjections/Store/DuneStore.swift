@@ -41,6 +41,12 @@ public actor DuneStore {
         /// lets HealthKit background delivery append while the phone is locked.
         public var protection: FileProtection
 
+        /// Creates options; every default suits an app on iOS.
+        /// - Parameters:
+        ///   - durability: When appends are flushed to disk.
+        ///   - waitForLock: Whether to wait for another writer instead of failing.
+        ///   - keepsSnapshots: Whether to start from and keep `<log>.snapshot`.
+        ///   - protection: The Data Protection class of the files the store creates.
         public init(durability: Durability = .batch, waitForLock: Bool = false, keepsSnapshots: Bool = true,
                     protection: FileProtection = .default) {
             self.durability = durability
@@ -57,6 +63,7 @@ public actor DuneStore {
 
     /// The log file's path.
     public nonisolated let path: String
+    /// The options the store was opened with.
     public nonisolated let options: Options
     /// One element per append that made events durable; see ``StoreUpdates`` for the delivery policy.
     public nonisolated var updates: StoreUpdates { StoreUpdates(hub: hub) }

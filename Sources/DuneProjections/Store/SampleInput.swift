@@ -17,11 +17,15 @@ import DuneEvents
 public struct SampleInput: Sendable, Hashable {
     /// HealthKit's sample UUID: a later input with the same id corrects this one.
     public var id: String
+    /// What was measured; decides which readings and units are accepted.
     public var kind: SampleKind
+    /// When the measurement interval starts.
     public var start: Timestamp
+    /// When it ends; an end before the start is rejected.
     public var end: Timestamp
     /// The app or device that wrote the sample ("Apple Watch").
     public var source: String
+    /// The value: a quantity for the quantity kinds, a stage for sleep, a workout for workouts.
     public var reading: Reading
 
     /// What the sample measured, in the units it was measured in.
@@ -36,6 +40,14 @@ public struct SampleInput: Sendable, Hashable {
         case workout(WorkoutInput)
     }
 
+    /// Creates a sample input; nothing is checked until it is appended.
+    /// - Parameters:
+    ///   - id: HealthKit's sample UUID.
+    ///   - kind: What was measured.
+    ///   - start: When the interval starts.
+    ///   - end: When it ends.
+    ///   - source: The app or device that wrote the sample.
+    ///   - reading: The value in the units HealthKit gave.
     public init(id: String, kind: SampleKind, start: Timestamp, end: Timestamp, source: String, reading: Reading) {
         self.id = id
         self.kind = kind
@@ -59,15 +71,24 @@ public struct WorkoutInput: Sendable, Hashable {
 
     /// A number with the unit it is written in.
     public struct Quantity: Sendable, Hashable {
+        /// The number, in ``unit``.
         public var value: Double
+        /// The unit as HealthKit gave it.
         public var unit: String
 
+        /// Creates a quantity of `value` in `unit`.
         public init(value: Double, unit: String) {
             self.value = value
             self.unit = unit
         }
     }
 
+    /// Creates a workout input; nothing is checked until it is appended.
+    /// - Parameters:
+    ///   - activityType: HealthKit's activity type in lower camel case.
+    ///   - energy: Active energy with its unit, if known.
+    ///   - distance: Distance with its unit, if known.
+    ///   - volumeKg: Strength volume in kg, if known.
     public init(activityType: String, energy: Quantity? = nil, distance: Quantity? = nil, volumeKg: Double? = nil) {
         self.activityType = activityType
         self.energy = energy

@@ -5,6 +5,7 @@ public struct StoreUpdate: Sendable, Hashable {
     /// The read models whose value may differ from before.
     public var changedModels: Set<ProjectionName>
 
+    /// Creates an update, e.g. for a view model's tests; the store makes the ones it delivers.
     public init(throughSeq: Int, changedModels: Set<ProjectionName>) {
         self.throughSeq = throughSeq
         self.changedModels = changedModels

@@ -21,10 +21,13 @@ import Synchronization
 /// }
 /// ```
 public struct StoreUpdates: AsyncSequence, Sendable {
+    /// Each element is one ``StoreUpdate``.
     public typealias Element = StoreUpdate
 
     let hub: UpdateHub
 
+    /// Registers a new subscriber.
+    /// - Returns: An iterator that yields the updates made after its first `next()` call.
     public func makeAsyncIterator() -> Iterator {
         Iterator(subscription: UpdateHub.Subscription(hub: hub))
     }

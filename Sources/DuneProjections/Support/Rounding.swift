@@ -4,14 +4,14 @@
 /// are decided on them); rounding happens only when a model is written as JSON.
 /// Rounding is half away from zero on the binary value scaled by 10ⁿ, e.g.
 /// `Rounding.thousandths(2.0005)` rounds `2000.4999…` and gives `2.0`.
-public enum Rounding {
+package enum Rounding {
     /// `value` rounded to 3 decimals: every number in the read-model files.
-    public static func thousandths(_ value: Double) -> Double {
+    package static func thousandths(_ value: Double) -> Double {
         rounded(value, scale: 1000)
     }
 
     /// `value` rounded to 1 decimal: the scores `score`, `hrvScore`, `rhrScore`, `sleepScore`.
-    public static func tenths(_ value: Double) -> Double {
+    package static func tenths(_ value: Double) -> Double {
         rounded(value, scale: 10)
     }
 

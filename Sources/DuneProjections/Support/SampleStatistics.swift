@@ -19,7 +19,7 @@ public struct SampleStatistics: Sendable, Equatable {
 
     /// The statistics of `values`, summed in the given order.
     /// - Complexity: O(n).
-    public init<Values: Collection<Double>>(_ values: Values) {
+    package init<Values: Collection<Double>>(_ values: Values) {
         n = values.count
         guard let first = values.first else {
             mean = nil
@@ -48,7 +48,7 @@ public struct SampleStatistics: Sendable, Equatable {
     }
 
     /// The mean of `values` summed in the given order; `nil` when empty.
-    public static func mean<Values: Collection<Double>>(_ values: Values) -> Double? {
+    package static func mean<Values: Collection<Double>>(_ values: Values) -> Double? {
         SampleStatistics(values).mean
     }
 }

@@ -2,7 +2,9 @@ import DuneEvents
 
 /// One feature's load state (docs/read-models.md).
 public struct FeatureLoadState: Sendable, Equatable {
+    /// The feature's name, as the task reports gave it (`readiness`, …).
     public let feature: String
+    /// Where the feature's loading stands now.
     public private(set) var phase = LoadPhase.notStarted
     /// The phase before the current load began: `notStarted`, `loaded` or `failed`.
     /// A cancellation returns here.
@@ -11,11 +13,12 @@ public struct FeatureLoadState: Sendable, Equatable {
     public private(set) var currentTask: String?
     /// The error of the last failure; cleared by a completion, untouched by cancellation.
     public private(set) var lastError: String?
+    /// How many task events of each kind the feature had.
     public private(set) var counts = TaskCounts()
     /// The `seq` of the last task event that named this feature.
     public private(set) var lastEventSeq = 0
 
-    public init(feature: String) {
+    package init(feature: String) {
         self.feature = feature
     }
 
@@ -47,7 +50,7 @@ public struct FeatureLoadState: Sendable, Equatable {
     /// - `completed`/`failed`/`cancelled` of any other task: `staleIgnored`, nothing else.
     /// - Returns: what the record did.
     @discardableResult
-    public mutating func apply(_ record: TaskRecord, seq: Int) -> TaskEventEffect {
+    package mutating func apply(_ record: TaskRecord, seq: Int) -> TaskEventEffect {
         lastEventSeq = seq
         if record.phase == .started {
             counts.started += 1

@@ -12,7 +12,7 @@ public struct RefreshStatus: Sendable, Equatable {
     /// sources then outcomes in name order.
     public private(set) var counts: [RefreshCount] = []
 
-    public init() {}
+    package init() {}
 
     /// A status as a snapshot recorded it.
     package init(refreshSignal: Int, lastRefreshAt: Timestamp?, pendingInvalidation: Bool, counts: [RefreshCount]) {
@@ -23,7 +23,7 @@ public struct RefreshStatus: Sendable, Equatable {
     }
 
     /// Folds one refresh request.
-    public mutating func apply(_ record: RefreshRecord) {
+    package mutating func apply(_ record: RefreshRecord) {
         refreshSignal = record.refreshSignal
         switch record.outcome {
         case .performed:

@@ -2,7 +2,7 @@ import DuneEvents
 
 extension SyncStatusModel {
     /// `{"throughSeq", "refresh", "features"}` (docs/read-models.md).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "throughSeq": .count(throughSeq),
             "refresh": refresh.jsonValue,
@@ -13,7 +13,7 @@ extension SyncStatusModel {
 
 extension RefreshStatus {
     /// `{"refreshSignal","lastRefreshAt","pendingInvalidation","counts": {source: {outcome: n}}}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var bySource: [JSONMember] = []
         for count in counts {
             let member = JSONMember(count.outcome.rawValue, .count(count.count))
@@ -36,7 +36,7 @@ extension RefreshStatus {
 
 extension FeatureLoadState {
     /// `{"phase","isLoading","currentTask","lastError","counts"}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "phase": .string(phase.rawValue),
             "isLoading": .bool(isLoading),

@@ -2,8 +2,8 @@ import DuneEvents
 
 /// The sync-status projection (docs/read-models.md): refresh signal and counts, and each
 /// feature's load phase, folded from `refresh.requested` and `task.*` events.
-public struct SyncStatusProjection: Projection, Equatable {
-    public static var name: ProjectionName { .syncStatus }
+package struct SyncStatusProjection: Projection, Equatable {
+    package static var name: ProjectionName { .syncStatus }
 
     /// The version of this fold's output: bump it whenever a change makes the
     /// fold produce other bytes for the same log, so that snapshots taken by
@@ -14,11 +14,11 @@ public struct SyncStatusProjection: Projection, Equatable {
     /// these two constants do not.
     package static let foldVersionOutputCRC: UInt32 = 0x262f7542
 
-    public private(set) var throughSeq = 0
-    public private(set) var refresh = RefreshStatus()
+    package private(set) var throughSeq = 0
+    package private(set) var refresh = RefreshStatus()
     private var featuresByName: [String: FeatureLoadState] = [:]
 
-    public init() {}
+    package init() {}
 
     /// A projection in a state a snapshot recorded.
     package init(throughSeq: Int, refresh: RefreshStatus, features: [FeatureLoadState]) {
@@ -28,7 +28,7 @@ public struct SyncStatusProjection: Projection, Equatable {
     }
 
     /// Folds one event; skips events with `seq ≤ throughSeq`.
-    public mutating func apply(_ event: RecordedEvent) {
+    package mutating func apply(_ event: RecordedEvent) {
         guard event.seq > throughSeq else { return }
         throughSeq = event.seq
         // An event stored outside SPEC §2's window by an older version is skipped.
@@ -46,25 +46,25 @@ public struct SyncStatusProjection: Projection, Equatable {
 
     /// Folds a decoded batch; skips events with `seq ≤ throughSeq`.
     /// Only refresh and task events matter here, and the batch holds them in full.
-    public mutating func apply(_ batch: EventBatch) {
+    package mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
         for event in batch.otherEvents where event.seq > throughSeq { apply(event) }
         throughSeq = last
     }
 
     /// Every feature a task event named, in name order.
-    public var features: [FeatureLoadState] {
+    package var features: [FeatureLoadState] {
         featuresByName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { featuresByName[$0] }
     }
 
     /// The state of `feature`, or `nil` when no task event named it.
-    public func feature(_ feature: String) -> FeatureLoadState? {
+    package func feature(_ feature: String) -> FeatureLoadState? {
         featuresByName[feature]
     }
 
     /// The read model.
     /// - Complexity: O(f log f) for f features.
-    public func readModel() -> SyncStatusModel {
+    package func readModel() -> SyncStatusModel {
         SyncStatusModel(throughSeq: throughSeq, refresh: refresh, features: features)
     }
 }

@@ -3,20 +3,22 @@ import DuneEvents
 /// The HRV normal range μ60 ± 0.5·σ60 over ln(daily hrv) in L−59…L, in ln(ms).
 public struct HRVNormalRange: Sendable, Equatable {
     /// ln(daily hrv) in L−59…L.
-    public let window: DailyWindow
-    /// n, μ60, σ60 (sample SD) of ``window``.
+    package let window: DailyWindow
+    /// n, μ60, σ60 (sample SD) of ln(daily hrv) in L−59…L.
     public let statistics: SampleStatistics
+    /// The lower bound μ60 − 0.5·σ60, in ln(ms).
     public let low: Double
+    /// The upper bound μ60 + 0.5·σ60, in ln(ms).
     public let high: Double
     /// ln(daily hrv) in L−6…L.
-    public let recent: DailyWindow
-    /// Mean of ``recent``; `nil` when L−6…L has no HRV day.
+    package let recent: DailyWindow
+    /// Mean of ln(daily hrv) in L−6…L; `nil` when that week has no HRV day.
     public let avg7: Double?
     /// `nil` when ``avg7`` is `nil`.
     public let position: HRVRangePosition?
 
     /// The range for last day `lastDay`, or `nil` when L−59…L has fewer than 14 HRV days.
-    public init?(lnHRV: DailySeries, lastDay: DayKey) {
+    package init?(lnHRV: DailySeries, lastDay: DayKey) {
         let window = lnHRV.window(from: lastDay.adding(days: -59), through: lastDay)
         let statistics = window.statistics
         guard statistics.n >= TrendFormula.minimumNormalRangeValues, let mean = statistics.mean, let sd = statistics.sd

@@ -2,21 +2,24 @@ import DuneEvents
 
 /// One metric's daily series and its change over the last weeks.
 public struct MetricTrend: Sendable, Equatable {
+    /// The metric this trend is of.
     public let metric: TrendMetric
     /// Days that have a value, ascending (no zero-filled days).
-    public let series: DailySeries
-    /// ``series`` with avg7 and avg28 per day.
+    package let series: DailySeries
+    /// One point per day that has a value (no zero-filled days), ascending, with avg7 and avg28.
     public let daily: [TrendPoint]
     /// The values in L−6…L (avg7 of L is their mean); empty without a last day.
-    public let recent: DailyWindow?
+    package let recent: DailyWindow?
     /// The values in L−34…L−7.
-    public let baseline: DailyWindow?
-    /// Unrounded; `nil` when insufficient.
+    package let baseline: DailyWindow?
+    /// avg7 of the last day against the mean of L−34…L−7, in percent, unrounded;
+    /// `nil` with fewer than 3 recent or 7 baseline values, or a baseline mean of 0.
     public let changePercent: Double?
+    /// Which way the metric moved, decided on ``changePercent``.
     public let direction: TrendDirection
 
     /// The trend of `series` for the last day `lastDay`.
-    public init(metric: TrendMetric, series: DailySeries, lastDay: DayKey?) {
+    package init(metric: TrendMetric, series: DailySeries, lastDay: DayKey?) {
         self.metric = metric
         self.series = series
         daily = series.days.indices.map { index in
@@ -42,14 +45,16 @@ public struct MetricTrend: Sendable, Equatable {
 
 /// A metric's value on a day with its 7- and 28-day means.
 public struct TrendPoint: Sendable, Equatable {
+    /// The day of the value.
     public let date: DayKey
+    /// The metric's value that day.
     public let value: Double
     /// Mean of the values in D−6…D.
     public let avg7: Double
     /// Mean of the values in D−27…D.
     public let avg28: Double
 
-    public init(date: DayKey, value: Double, avg7: Double, avg28: Double) {
+    package init(date: DayKey, value: Double, avg7: Double, avg28: Double) {
         self.date = date
         self.value = value
         self.avg7 = avg7

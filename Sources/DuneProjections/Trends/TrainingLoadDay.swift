@@ -2,6 +2,7 @@ import DuneEvents
 
 /// One day of training load.
 public struct TrainingLoadDay: Sendable, Equatable {
+    /// The day.
     public let date: DayKey
     /// Workout minutes that day (0 when none).
     public let load: Double
@@ -12,7 +13,7 @@ public struct TrainingLoadDay: Sendable, Equatable {
     /// Training stress balance: yesterday's CTL − ATL.
     public let tsb: Double
 
-    public init(date: DayKey, load: Double, ctl: Double, atl: Double, tsb: Double) {
+    package init(date: DayKey, load: Double, ctl: Double, atl: Double, tsb: Double) {
         self.date = date
         self.load = load
         self.ctl = ctl

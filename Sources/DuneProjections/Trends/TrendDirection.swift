@@ -12,7 +12,10 @@ public enum TrendDirection: String, Sendable, Hashable, CaseIterable {
 
 /// Where the recent ln-HRV average sits against the normal range.
 public enum HRVRangePosition: String, Sendable, Hashable, CaseIterable {
+    /// The recent average is below the low bound.
     case below
+    /// The recent average is within the range, bounds included.
     case within
+    /// The recent average is above the high bound.
     case above
 }

@@ -1,33 +1,33 @@
 import DuneEvents
 
 /// The trend formulas (docs/read-models.md), shared by the projection and `explain`.
-public enum TrendFormula {
+package enum TrendFormula {
     /// Values a change needs in L−6…L.
-    public static let minimumRecentValues = 3
+    package static let minimumRecentValues = 3
     /// Values a change needs in L−34…L−7.
-    public static let minimumBaselineValues = 7
+    package static let minimumBaselineValues = 7
     /// |change%| at or above this is a direction.
-    public static let directionThresholdPercent = 5.0
+    package static let directionThresholdPercent = 5.0
     /// Values the HRV normal range needs in L−59…L.
-    public static let minimumNormalRangeValues = 14
+    package static let minimumNormalRangeValues = 14
     /// CTL smoothing factor, 1 − e^(−1/42).
-    public static let ctlFactor = 1 - DeterministicMath.exp(-1.0 / 42.0)
+    package static let ctlFactor = 1 - DeterministicMath.exp(-1.0 / 42.0)
     /// ATL smoothing factor, 1 − e^(−1/7).
-    public static let atlFactor = 1 - DeterministicMath.exp(-1.0 / 7.0)
+    package static let atlFactor = 1 - DeterministicMath.exp(-1.0 / 7.0)
 
     /// Mean of the values in D−6…D.
-    public static func avg7(_ series: DailySeries, on day: DayKey) -> Double? {
+    package static func avg7(_ series: DailySeries, on day: DayKey) -> Double? {
         series.window(from: day.adding(days: -6), through: day).statistics.mean
     }
 
     /// Mean of the values in D−27…D.
-    public static func avg28(_ series: DailySeries, on day: DayKey) -> Double? {
+    package static func avg28(_ series: DailySeries, on day: DayKey) -> Double? {
         series.window(from: day.adding(days: -27), through: day).statistics.mean
     }
 
     /// `(recent − baseline)/baseline · 100`, or `nil` when the windows are too
     /// thin (< 3 recent, < 7 baseline values) or the baseline mean is 0.
-    public static func changePercent(recent: DailyWindow, baseline: DailyWindow) -> Double? {
+    package static func changePercent(recent: DailyWindow, baseline: DailyWindow) -> Double? {
         guard recent.values.count >= minimumRecentValues, baseline.values.count >= minimumBaselineValues,
               let recentMean = recent.statistics.mean, let baselineMean = baseline.statistics.mean, baselineMean != 0
         else { return nil }
@@ -35,7 +35,7 @@ public enum TrendFormula {
     }
 
     /// The direction of an unrounded change.
-    public static func direction(changePercent: Double?) -> TrendDirection {
+    package static func direction(changePercent: Double?) -> TrendDirection {
         guard let changePercent else { return .insufficientData }
         if changePercent >= directionThresholdPercent { return .up }
         if changePercent <= -directionThresholdPercent { return .down }
@@ -47,7 +47,7 @@ public enum TrendFormula {
     /// `CTL_D = CTL_{D−1} + (load_D − CTL_{D−1})·(1 − e^(−1/42))` and likewise ATL with 7.
     /// Empty when `load` is empty or starts after `last`.
     /// - Complexity: O(days from the first load to `last`).
-    public static func trainingLoad(_ load: DailySeries, through last: DayKey) -> [TrainingLoadDay] {
+    package static func trainingLoad(_ load: DailySeries, through last: DayKey) -> [TrainingLoadDay] {
         guard let first = load.days.first, first <= last else { return [] }
         var days: [TrainingLoadDay] = []
         days.reserveCapacity(last.ordinal - first.ordinal + 1)

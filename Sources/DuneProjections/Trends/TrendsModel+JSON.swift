@@ -2,7 +2,7 @@ import DuneEvents
 
 extension TrendsModel {
     /// `{"throughSeq", "lastDay", "metrics", "hrvNormalRange", "trainingLoad"}` (docs/read-models.md).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "throughSeq": .count(throughSeq),
             "lastDay": lastDay.map(JSONValue.date) ?? .null,
@@ -14,7 +14,7 @@ extension TrendsModel {
 
     /// ``jsonValue``'s bytes, the training load (a day per day of the span) and
     /// each metric's series written point by point (keys in sorted order).
-    public func writeJSON(into output: inout [UInt8]) {
+    package func writeJSON(into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         JSONWriter.writeKey("hrvNormalRange", first: true, into: &output)
         JSONWriter.write(hrvNormalRange?.jsonValue ?? .null, into: &output)
@@ -37,7 +37,7 @@ extension TrendsModel {
 
 extension MetricTrend {
     /// `{"daily": [{"date","value","avg7","avg28"}], "changePercent", "direction"}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "daily": .array(daily.map { point in
                 .members([
@@ -69,7 +69,7 @@ extension MetricTrend {
 
 extension HRVNormalRange {
     /// `{"low","high","avg7","position","mean","sd","n"}`, in ln(ms).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "low": .rounded(low),
             "high": .rounded(high),
@@ -84,7 +84,7 @@ extension HRVNormalRange {
 
 extension TrainingLoadDay {
     /// `{"date","load","ctl","atl","tsb"}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "date": .date(date),
             "load": .rounded(load),

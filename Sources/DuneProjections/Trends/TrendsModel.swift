@@ -1,7 +1,8 @@
 import DuneEvents
 
 /// The trends read model (docs/read-models.md).
-public struct TrendsModel: ReadModel {
+public struct TrendsModel: Sendable, Equatable, ReadModel {
+    /// The `seq` of the last event the model reflects; 0 for an empty log.
     public let throughSeq: Int
     /// L: the last day with any sample; `nil` when the log has none.
     public let lastDay: DayKey?
@@ -12,7 +13,7 @@ public struct TrendsModel: ReadModel {
     /// From the first workout day to L.
     public let trainingLoad: [TrainingLoadDay]
 
-    public init(throughSeq: Int, lastDay: DayKey?, metrics: [MetricTrend], hrvNormalRange: HRVNormalRange?,
+    package init(throughSeq: Int, lastDay: DayKey?, metrics: [MetricTrend], hrvNormalRange: HRVNormalRange?,
                 trainingLoad: [TrainingLoadDay]) {
         self.throughSeq = throughSeq
         self.lastDay = lastDay
@@ -23,7 +24,7 @@ public struct TrendsModel: ReadModel {
 
     /// The model of `daily` (every day with a sample, ascending).
     /// - Complexity: O(d log d) for d days, plus the training-load span.
-    public init(throughSeq: Int, daily: [DailyValues]) {
+    package init(throughSeq: Int, daily: [DailyValues]) {
         let lastDay = daily.last?.date
         let metrics = TrendMetric.allCases.map { MetricTrend(metric: $0, series: DailySeries(daily, value: $0.value), lastDay: lastDay) }
         var normalRange: HRVNormalRange?

@@ -1,8 +1,8 @@
 import DuneEvents
 
 /// The trends projection (docs/read-models.md): per-sample state folded from `sample.*` events.
-public struct TrendsProjection: Projection, Equatable {
-    public static var name: ProjectionName { .trends }
+package struct TrendsProjection: Projection, Equatable {
+    package static var name: ProjectionName { .trends }
 
     /// The version of this fold's output: bump it whenever a change makes the
     /// fold produce other bytes for the same log, so that snapshots taken by
@@ -13,21 +13,21 @@ public struct TrendsProjection: Projection, Equatable {
     /// these two constants do not.
     package static let foldVersionOutputCRC: UInt32 = 0x0714ef41
 
-    public private(set) var throughSeq = 0
+    package private(set) var throughSeq = 0
     /// The current samples, every kind.
-    public private(set) var samples = SampleStore()
+    package private(set) var samples = SampleStore()
 
-    public init() {}
+    package init() {}
 
     /// Folds one event; skips events with `seq ≤ throughSeq`.
-    public mutating func apply(_ event: RecordedEvent) {
+    package mutating func apply(_ event: RecordedEvent) {
         guard event.seq > throughSeq else { return }
         throughSeq = event.seq
         samples.apply(event)
     }
 
     /// Folds a decoded batch; skips events with `seq ≤ throughSeq`.
-    public mutating func apply(_ batch: EventBatch) {
+    package mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
         samples.apply(batch, after: throughSeq)
         throughSeq = last
@@ -35,12 +35,12 @@ public struct TrendsProjection: Projection, Equatable {
 
     /// The read model.
     /// - Complexity: O(n log n) for n samples.
-    public func readModel() -> TrendsModel {
+    package func readModel() -> TrendsModel {
         TrendsModel(throughSeq: throughSeq, daily: samples.modelDailyValues())
     }
 
     /// The daily values of `date` with their contributing samples, or `nil`.
-    public func dailyValues(on date: DayKey) -> DailyValues? {
+    package func dailyValues(on date: DayKey) -> DailyValues? {
         samples.dailyValues(on: date)
     }
 }

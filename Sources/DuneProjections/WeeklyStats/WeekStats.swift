@@ -2,7 +2,9 @@ import DuneEvents
 
 /// One ISO week of stats.
 public struct WeekStats: Sendable, Equatable {
+    /// The ISO week.
     public let week: WeekKey
+    /// The week's totals.
     public let totals: WeekTotals
     /// One entry per activity type present, types in UTF-8 order.
     public let byActivity: [ActivityStats]
@@ -11,9 +13,9 @@ public struct WeekStats: Sendable, Equatable {
     /// `nil` for the first week of the model.
     public let vsPreviousWeek: WeekComparison?
     /// The week's workouts in `seq` order: what the workout totals sum.
-    public let workouts: [DailyWorkout]
+    package let workouts: [DailyWorkout]
 
-    public init(week: WeekKey, totals: WeekTotals, byActivity: [ActivityStats], daily: [WeekDayStats],
+    package init(week: WeekKey, totals: WeekTotals, byActivity: [ActivityStats], daily: [WeekDayStats],
                 vsPreviousWeek: WeekComparison?, workouts: [DailyWorkout]) {
         self.week = week
         self.workouts = workouts
@@ -27,7 +29,7 @@ public struct WeekStats: Sendable, Equatable {
     /// - Parameters:
     ///   - days: the values of the week's days that have a sample, ascending.
     ///   - previous: the totals of the week before, or `nil` for the first week.
-    public init(week: WeekKey, days: [DailyValues], previous: WeekTotals?) {
+    package init(week: WeekKey, days: [DailyValues], previous: WeekTotals?) {
         let monday = week.monday
         let workouts = days.flatMap(\.workouts).sorted { $0.sample < $1.sample }
         var stepValues: [Double] = []

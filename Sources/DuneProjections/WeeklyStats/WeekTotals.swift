@@ -2,6 +2,7 @@ import DuneEvents
 
 /// A week's totals; workout sums run in `seq` order, steps in date order.
 public struct WeekTotals: Sendable, Equatable {
+    /// Workouts that started in the week.
     public let workouts: Int
     /// Σ workout minutes.
     public let durationMinutes: Double
@@ -17,7 +18,7 @@ public struct WeekTotals: Sendable, Equatable {
     public let steps: Double
 
     /// Totals of `workouts` (in `seq` order) and the daily step values (in date order).
-    public init(workouts: [DailyWorkout], steps: [Double]) {
+    package init(workouts: [DailyWorkout], steps: [Double]) {
         var minutes = 0.0
         var energy = 0.0
         var meters = 0.0

@@ -2,12 +2,12 @@ import DuneEvents
 
 extension WeeklyStatsModel {
     /// `{"throughSeq", "weeks": [...]}` (docs/read-models.md).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members(["throughSeq": .count(throughSeq), "weeks": .array(weeks.map(\.jsonValue))])
     }
 
     /// ``jsonValue``'s bytes, written week by week (keys in sorted order).
-    public func writeJSON(into output: inout [UInt8]) {
+    package func writeJSON(into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         JSONWriter.writeKey("throughSeq", first: true, into: &output)
         JSONWriter.write(.count(throughSeq), into: &output)
@@ -19,7 +19,7 @@ extension WeeklyStatsModel {
 
 extension WeekStats {
     /// The week as in `weekly-stats.json`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var members = [
             JSONMember("week", .string(week.description)),
             JSONMember("byActivity", .object(JSONObject(byActivity.map { JSONMember($0.activityType, $0.jsonValue) }))),
@@ -35,7 +35,7 @@ extension WeekStats {
 
 extension ActivityStats {
     /// `{"workouts","durationMinutes","activeEnergyKcal","distanceKm"}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "workouts": .count(workouts),
             "durationMinutes": .rounded(durationMinutes),
@@ -47,7 +47,7 @@ extension ActivityStats {
 
 extension WeekDayStats {
     /// `{"date","workouts","durationMinutes","activeEnergyKcal","distanceKm","strengthVolumeKg","steps"}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .members([
             "date": .date(date),
             "workouts": .count(workouts),
@@ -62,7 +62,7 @@ extension WeekDayStats {
 
 extension WeekComparison {
     /// `{"<field>": {"delta","changePercent"}}`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .object(JSONObject(changes.map { change in
             JSONMember(change.field.rawValue, .members([
                 "delta": .rounded(change.delta),

@@ -2,19 +2,20 @@ import DuneEvents
 
 /// The weekly-stats read model: every ISO week from the first to the last day
 /// with any sample, weeks without data included.
-public struct WeeklyStatsModel: ReadModel {
+public struct WeeklyStatsModel: Sendable, Equatable, ReadModel {
+    /// The `seq` of the last event the model reflects; 0 for an empty log.
     public let throughSeq: Int
     /// Ascending.
     public let weeks: [WeekStats]
 
-    public init(throughSeq: Int, weeks: [WeekStats]) {
+    package init(throughSeq: Int, weeks: [WeekStats]) {
         self.throughSeq = throughSeq
         self.weeks = weeks
     }
 
     /// The model of `daily` (every day with a sample, ascending).
     /// - Complexity: O(d + w) for d days and w weeks, after the daily values.
-    public init(throughSeq: Int, daily: [DailyValues]) {
+    package init(throughSeq: Int, daily: [DailyValues]) {
         var weeks: [WeekStats] = []
         if let first = daily.first?.date.isoWeek, let last = daily.last?.date.isoWeek {
             var index = 0

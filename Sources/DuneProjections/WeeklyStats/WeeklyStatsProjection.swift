@@ -1,8 +1,8 @@
 import DuneEvents
 
 /// The weekly-stats projection (docs/read-models.md): per-sample state folded from `sample.*` events.
-public struct WeeklyStatsProjection: Projection, Equatable {
-    public static var name: ProjectionName { .weeklyStats }
+package struct WeeklyStatsProjection: Projection, Equatable {
+    package static var name: ProjectionName { .weeklyStats }
 
     /// The version of this fold's output: bump it whenever a change makes the
     /// fold produce other bytes for the same log, so that snapshots taken by
@@ -13,21 +13,21 @@ public struct WeeklyStatsProjection: Projection, Equatable {
     /// these two constants do not.
     package static let foldVersionOutputCRC: UInt32 = 0xcf0192f4
 
-    public private(set) var throughSeq = 0
+    package private(set) var throughSeq = 0
     /// The current samples: content of steps and workouts; other kinds by day only.
-    public private(set) var samples = SampleStore(retaining: [.stepCount, .workout])
+    package private(set) var samples = SampleStore(retaining: [.stepCount, .workout])
 
-    public init() {}
+    package init() {}
 
     /// Folds one event; skips events with `seq ≤ throughSeq`.
-    public mutating func apply(_ event: RecordedEvent) {
+    package mutating func apply(_ event: RecordedEvent) {
         guard event.seq > throughSeq else { return }
         throughSeq = event.seq
         samples.apply(event)
     }
 
     /// Folds a decoded batch; skips events with `seq ≤ throughSeq`.
-    public mutating func apply(_ batch: EventBatch) {
+    package mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
         samples.apply(batch, after: throughSeq)
         throughSeq = last
@@ -35,12 +35,12 @@ public struct WeeklyStatsProjection: Projection, Equatable {
 
     /// The read model.
     /// - Complexity: O(n log n) for n samples.
-    public func readModel() -> WeeklyStatsModel {
+    package func readModel() -> WeeklyStatsModel {
         WeeklyStatsModel(throughSeq: throughSeq, daily: samples.modelDailyValues())
     }
 
     /// The daily values of `date` with their contributing samples, or `nil`.
-    public func dailyValues(on date: DayKey) -> DailyValues? {
+    package func dailyValues(on date: DayKey) -> DailyValues? {
         samples.dailyValues(on: date)
     }
 }
