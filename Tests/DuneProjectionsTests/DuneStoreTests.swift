@@ -29,20 +29,7 @@ import DuneEvents
     /// The typed form of a parsed input line: what an app would have built.
     static func storeInput(_ command: IngestCommand) -> StoreInput {
         switch command.intent {
-        case .sample(let sample):
-            let reading: SampleInput.Reading
-            switch sample.reading {
-            case .quantity(let quantity): reading = .quantity(value: quantity.inputValue, unit: quantity.inputUnit)
-            case .sleep(let stage): reading = .sleep(stage)
-            case .workout(let workout):
-                reading = .workout(WorkoutInput(
-                    activityType: workout.activityType,
-                    energy: workout.inputEnergy.map { WorkoutInput.Quantity(value: $0.value, unit: $0.unit) },
-                    distance: workout.inputDistance.map { WorkoutInput.Quantity(value: $0.value, unit: $0.unit) },
-                    volumeKg: workout.volumeKg))
-            }
-            return .sample(SampleInput(id: sample.id, kind: sample.kind, start: sample.start, end: sample.end, source: sample.source,
-                                       reading: reading), eventID: command.eventID)
+        case .sample(let sample): return .sample(sample.input, eventID: command.eventID)
         case .deleteSample(let deletion): return .sampleDeletion(deletion, eventID: command.eventID)
         case .refresh(let request): return .refresh(request, eventID: command.eventID)
         case .task(let task): return .task(task, eventID: command.eventID)

@@ -33,59 +33,13 @@ extension StoreInput {
     /// The input object an `ingest` line would hold for this value: the
     /// store validates it by the very rules the line parser applies.
     var inputObject: JSONObject {
-        var object = JSONObject()
-        let eventID: String?
+        var (object, eventID): (JSONObject, String?)
         switch self {
-        case .sample(let sample, let key):
-            eventID = key
-            object["type"] = .string("sample")
-            object["kind"] = .string(sample.kind.rawValue)
-            object["id"] = .string(sample.id)
-            object["start"] = .string(sample.start.canonicalText)
-            object["end"] = .string(sample.end.canonicalText)
-            object["source"] = .string(sample.source)
-            switch sample.reading {
-            case .quantity(let value, let unit):
-                object["value"] = .number(value)
-                object["unit"] = .string(unit)
-            case .sleep(let stage):
-                object["value"] = .string(stage.rawValue)
-            case .workout(let workout):
-                object["activityType"] = .string(workout.activityType)
-                if let energy = workout.energy {
-                    object["energy"] = .number(energy.value)
-                    object["energyUnit"] = .string(energy.unit)
-                }
-                if let distance = workout.distance {
-                    object["distance"] = .number(distance.value)
-                    object["distanceUnit"] = .string(distance.unit)
-                }
-                if let volume = workout.volumeKg { object["volumeKg"] = .number(volume) }
-            }
-        case .sampleDeletion(let deletion, let key):
-            eventID = key
-            object["type"] = .string("sampleDeleted")
-            object["id"] = .string(deletion.sampleID)
-            object["at"] = .string(deletion.at.canonicalText)
-        case .refresh(let request, let key):
-            eventID = key
-            object["type"] = .string("refresh")
-            object["source"] = .string(request.source.rawValue)
-            if let kind = request.kind { object["kind"] = .string(kind.rawValue) }
-            object["at"] = .string(request.at.canonicalText)
-        case .task(let task, let key):
-            eventID = key
-            object["type"] = .string("task")
-            object["task"] = .string(task.task)
-            object["feature"] = .string(task.feature)
-            object["phase"] = .string(task.phase.rawValue)
-            object["at"] = .string(task.at.canonicalText)
-            if let error = task.error { object["error"] = .string(error) }
-        case .profile(let profile, let key):
-            eventID = key
-            object["type"] = .string("profile")
-            object["sleepTargetMinutes"] = .number(profile.sleepTargetMinutes)
-            object["at"] = .string(profile.at.canonicalText)
+        case .sample(let sample, let key): (object, eventID) = (sample.inputObject, key)
+        case .sampleDeletion(let deletion, let key): (object, eventID) = (deletion.inputObject, key)
+        case .refresh(let request, let key): (object, eventID) = (request.inputObject, key)
+        case .task(let task, let key): (object, eventID) = (task.inputObject, key)
+        case .profile(let profile, let key): (object, eventID) = (profile.inputObject, key)
         }
         if let eventID { object["eventID"] = .string(eventID) }
         return object

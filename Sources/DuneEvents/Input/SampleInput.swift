@@ -1,14 +1,12 @@
-import DuneEvents
-
-/// A HealthKit sample as an app hands it to ``DuneStore``: values in the
+/// A HealthKit sample as an app hands it to `DuneStore`: values in the
 /// units HealthKit gave, before validation and unit conversion.
 ///
 /// The store checks it by the same rules as an `ingest` input line
 /// (plausible ranges, accepted units, timestamps inside 1900–2100, durations)
 /// and converts the value to the kind's canonical unit, keeping what was
 /// given. Two inputs with equal values are the same content, however their
-/// timestamps were spelled: appending one that is already stored is
-/// ``AppendOutcome/alreadyAppended``.
+/// timestamps were spelled: appending one that is already stored changes
+/// nothing (the store answers `alreadyAppended`).
 ///
 /// ```swift
 /// let hrv = SampleInput(id: sample.uuid.uuidString, kind: .hrv, start: start, end: end,
@@ -63,25 +61,11 @@ public struct WorkoutInput: Sendable, Hashable {
     /// HealthKit's activity type in lower camel case (`running`, `traditionalStrengthTraining`).
     public var activityType: String
     /// Active energy and its unit: `kcal`, `Cal` or `kJ`.
-    public var energy: Quantity?
+    public var energy: WorkoutSummary.Measurement?
     /// Distance and its unit: `m`, `km` or `mi`.
-    public var distance: Quantity?
+    public var distance: WorkoutSummary.Measurement?
     /// Strength volume (sets × reps × load) in kg.
     public var volumeKg: Double?
-
-    /// A number with the unit it is written in.
-    public struct Quantity: Sendable, Hashable {
-        /// The number, in ``unit``.
-        public var value: Double
-        /// The unit as HealthKit gave it.
-        public var unit: String
-
-        /// Creates a quantity of `value` in `unit`.
-        public init(value: Double, unit: String) {
-            self.value = value
-            self.unit = unit
-        }
-    }
 
     /// Creates a workout input; nothing is checked until it is appended.
     /// - Parameters:
@@ -89,10 +73,62 @@ public struct WorkoutInput: Sendable, Hashable {
     ///   - energy: Active energy with its unit, if known.
     ///   - distance: Distance with its unit, if known.
     ///   - volumeKg: Strength volume in kg, if known.
-    public init(activityType: String, energy: Quantity? = nil, distance: Quantity? = nil, volumeKg: Double? = nil) {
+    public init(activityType: String, energy: WorkoutSummary.Measurement? = nil, distance: WorkoutSummary.Measurement? = nil,
+                volumeKg: Double? = nil) {
         self.activityType = activityType
         self.energy = energy
         self.distance = distance
         self.volumeKg = volumeKg
+    }
+}
+
+// MARK: - The input line
+
+extension SampleInput {
+    /// The `ingest` input line of this sample as an object (without
+    /// `eventID`), timestamps in their canonical spelling: what the line
+    /// parser validates, and what idempotency compares.
+    package var inputObject: JSONObject {
+        var object = JSONObject()
+        object["type"] = .string("sample")
+        object["kind"] = .string(kind.rawValue)
+        object["id"] = .string(id)
+        object["start"] = .string(start.canonicalText)
+        object["end"] = .string(end.canonicalText)
+        object["source"] = .string(source)
+        switch reading {
+        case .quantity(let value, let unit):
+            object["value"] = .number(value)
+            object["unit"] = .string(unit)
+        case .sleep(let stage):
+            object["value"] = .string(stage.rawValue)
+        case .workout(let workout):
+            object["activityType"] = .string(workout.activityType)
+            if let energy = workout.energy {
+                object["energy"] = .number(energy.value)
+                object["energyUnit"] = .string(energy.unit)
+            }
+            if let distance = workout.distance {
+                object["distance"] = .number(distance.value)
+                object["distanceUnit"] = .string(distance.unit)
+            }
+            if let volume = workout.volumeKg { object["volumeKg"] = .number(volume) }
+        }
+        return object
+    }
+}
+
+extension Sample {
+    /// The sample as it was input: values and units as written, before conversion.
+    package var input: SampleInput {
+        let inputReading: SampleInput.Reading
+        switch reading {
+        case .quantity(let quantity): inputReading = .quantity(value: quantity.inputValue, unit: quantity.inputUnit)
+        case .sleep(let stage): inputReading = .sleep(stage)
+        case .workout(let workout):
+            inputReading = .workout(WorkoutInput(activityType: workout.activityType, energy: workout.inputEnergy,
+                                                 distance: workout.inputDistance, volumeKg: workout.volumeKg))
+        }
+        return SampleInput(id: id, kind: kind, start: start, end: end, source: source, reading: inputReading)
     }
 }
