@@ -55,6 +55,8 @@ extension Event {
             object["type"] = .string("profile")
             object["sleepTargetMinutes"] = .number(profile.sleepTargetMinutes)
             object["at"] = .string(profile.at.canonicalText)
+        case .redacted, .dataForgotten:
+            return nil
         }
         for member in extra.members { object[member.key] = member.value }
         return object

@@ -344,6 +344,7 @@ extension ProjectionName {
             case .sampleIngested, .sampleDeleted: changed.formUnion([.readiness, .trends, .weeklyStats])
             case .profileUpdated: changed.insert(.readiness)
             case .refreshRequested, .task: changed.insert(.syncStatus)
+            case .redacted, .dataForgotten: break
             }
         }
         return changed

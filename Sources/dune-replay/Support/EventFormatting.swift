@@ -42,6 +42,10 @@ enum EventFormatting {
             return text
         case .profileUpdated(let profile):
             return "sleep target \(number(profile.sleepTargetMinutes)) min"
+        case .redacted(let redacted):
+            return "REDACTED (forgotten) sample id=\(redacted.sampleID)"
+        case .dataForgotten(let record):
+            return "forget: \(record.samples) samples, \(record.events) events redacted (selectors: \(record.selectors.joined(separator: ", ")))"
         }
     }
 
