@@ -17,6 +17,7 @@ struct DuneReplay {
         ExplainCommandLine.subcommand,
         TailCommandLine.subcommand,
         ReportCommandLine.subcommand,
+        ForgetCommandLine.subcommand,
     ]
 
     static func main() async {
