@@ -50,6 +50,18 @@ package enum LogEraser {
         return ["warning: \(path): finished the cleanup of an interrupted forget (deleted \(deleted.count) files beside the log)"]
     }
 
+    /// A warning for a reader that finds the files of an interrupted `forget`
+    /// beside the log (it must not touch them); `nil` when there are none.
+    package static func interruptedJobWarning(path: String) -> String? {
+        if exists(newLogPath(forLog: path)) {
+            return "warning: \(path): an interrupted forget left '\(newLogPath(forLog: path))'; the log is the old one. The next writer (ingest, forget) deletes that file; run forget again"
+        }
+        if exists(journalPath(forLog: path)) {
+            return "warning: \(path): an interrupted forget replaced the log but did not finish deleting the files beside it; the next writer (ingest, forget) finishes"
+        }
+        return nil
+    }
+
     // MARK: - The rewrite
 
     /// The result of ``rewrite(file:selection:dryRun:protection:)``.
