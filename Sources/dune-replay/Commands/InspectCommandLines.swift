@@ -36,7 +36,7 @@ enum ShowCommandLine {
         type        \(event.type.rawValue)
         id          \(event.id)
         recordedAt  \(event.recordedAt.text)
-        when        \(event.occurredAt.text) (day \(event.occurredAt.localDate))
+        when        \(EventFormatting.hasOwnDate(event) ? "\(event.occurredAt.text) (day \(event.occurredAt.localDate))" : "- (no date of its own: see recordedAt)")
         summary     \(EventFormatting.detail(event))
         data        \(JSONWriter.string(.object(EventCodec.data(of: event.event))))
 
