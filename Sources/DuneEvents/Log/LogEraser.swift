@@ -87,8 +87,8 @@ package enum LogEraser {
                                 protection: FileProtection) throws(DuneEventsError) -> Outcome {
         let path = file.path
         let bytes = try readAll(file)
-        let lines = try scan(bytes, path: path, dryRun: dryRun)
-        let selected = select(lines, selection: selection)
+        let lines = try scan(bytes, path: path, dryRun: dryRun, selection: selection)
+        let selected = lines.selected
         var report = ForgetReport(dryRun: dryRun, selectors: selection.selectorKinds,
                                   sampleIDs: selected.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
                                   redactedEvents: lines.events.reduce(0) { count, line in
@@ -96,12 +96,18 @@ package enum LogEraser {
                                   })
         guard !dryRun, !selected.isEmpty else { return Outcome(report: report, newFile: nil) }
 
-        let lastSeq = lines.events.last?.event.seq ?? 0
+        let lastSeq = lines.events.count
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 512)
-        for line in lines.events {
+        for (index, line) in lines.events.enumerated() {
             if let sampleID = line.sampleID, selected.contains(sampleID) {
-                let original = line.event
+                // Decoded again here (it was when scanned) so the scan keeps no event in memory.
+                let decoded = bytes.withUnsafeBytes { buffer in
+                    Result { () throws(EventCodec.DecodeError) in try EventCodec.decode(UnsafeRawBufferPointer(rebasing: buffer[line.range])) }
+                }
+                guard case .success(let original) = decoded else {
+                    throw damage("the line no longer decodes", path: path, line: index + 1, offset: line.range.lowerBound)
+                }
                 let redacted = Event(.redacted(RedactedEvent(sampleID: sampleID, type: original.type)))
                 output.append(contentsOf: EventCodec.encodeLine(RecordedEvent(seq: original.seq, id: original.id,
                                                                               recordedAt: original.recordedAt, event: redacted)))
@@ -148,16 +154,17 @@ package enum LogEraser {
 
     // MARK: - Reading and selecting
 
-    /// One stored line: its bytes (without `\n`), the event, and the sample it belongs to.
+    /// One stored line: its bytes (without `\n`) and the sample it belongs to.
     struct ScannedLine {
         var range: Range<Int>
-        var event: RecordedEvent
         /// The sample id of a sample event not yet redacted.
         var sampleID: String?
     }
 
+    /// The checked lines of a log (line *i* holds seq *i* + 1) and the samples a selection selects.
     struct ScannedLog {
         var events: [ScannedLine] = []
+        var selected: Set<String> = []
     }
 
     private static func readAll(_ file: LogFile) throws(DuneEventsError) -> [UInt8] {
@@ -179,8 +186,15 @@ package enum LogEraser {
 
     /// Every line up to the last `\n`, checked (CRC, decoding, gapless seq).
     /// A dry run treats a bad last line as a torn tail (a writer would move it aside).
-    static func scan(_ bytes: [UInt8], path: String, dryRun: Bool) throws(DuneEventsError) -> ScannedLog {
+    static func scan(_ bytes: [UInt8], path: String, dryRun: Bool, selection: ForgetSelection) throws(DuneEventsError) -> ScannedLog {
         var log = ScannedLog()
+        var matched: Set<String> = []
+        var lastIsDeletion: [String: Bool] = [:]
+        func finished() -> ScannedLog {
+            var result = log
+            result.selected = selection.deleted ? matched.filter { lastIsDeletion[$0] == true } : matched
+            return result
+        }
         var start = 0
         var lineNumber = 0
         let end = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
@@ -195,48 +209,35 @@ package enum LogEraser {
             }
             switch decoded {
             case .success(let event):
-                let expected = (log.events.last?.event.seq ?? 0) + 1
+                let expected = log.events.count + 1
                 guard event.seq == expected else {
                     throw damage("seq \(event.seq) where \(expected) was expected", path: path, line: lineNumber, offset: start)
                 }
                 var sampleID: String?
                 switch event.payload {
-                case .sampleIngested(let sample): sampleID = sample.id
-                case .sampleDeleted(let deletion): sampleID = deletion.sampleID
-                default: sampleID = nil
+                case .sampleIngested(let sample):
+                    sampleID = sample.id
+                    if selection.matches(sample) { matched.insert(sample.id) }
+                    lastIsDeletion[sample.id] = false
+                case .sampleDeleted(let deletion):
+                    sampleID = deletion.sampleID
+                    lastIsDeletion[deletion.sampleID] = true
+                default:
+                    sampleID = nil
                 }
-                log.events.append(ScannedLine(range: range, event: event, sampleID: sampleID))
+                log.events.append(ScannedLine(range: range, sampleID: sampleID))
             case .failure(let error):
-                if dryRun, newline + 1 == end { return log }
+                if dryRun, newline + 1 == end { return finished() }
                 throw damage(error.reason, path: path, line: lineNumber, offset: start)
             }
             start = newline + 1
         }
-        return log
+        return finished()
     }
 
     private static func damage(_ reason: String, path: String, line: Int, offset: Int) -> DuneEventsError {
         DuneEventsError(.corruptLog, "\(reason); forget changes nothing in a damaged log. Run 'dune-replay verify' to see every problem, and restore the log from a backup or cut it at the last good line",
                         location: .init(path: path, line: line, byteOffset: offset))
-    }
-
-    /// The ids of the samples `selection` selects.
-    static func select(_ log: ScannedLog, selection: ForgetSelection) -> Set<String> {
-        var matched: Set<String> = []
-        var lastIsDeletion: [String: Bool] = [:]
-        for line in log.events {
-            switch line.event.payload {
-            case .sampleIngested(let sample):
-                if selection.matches(sample) { matched.insert(sample.id) }
-                lastIsDeletion[sample.id] = false
-            case .sampleDeleted(let deletion):
-                lastIsDeletion[deletion.sampleID] = true
-            default:
-                break
-            }
-        }
-        guard selection.deleted else { return matched }
-        return matched.filter { lastIsDeletion[$0] == true }
     }
 
     // MARK: - Files
