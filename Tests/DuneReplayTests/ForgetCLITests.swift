@@ -181,4 +181,18 @@ import Testing
             #expect(try files(under: "data", cli) == damaged)
         }
     }
+
+    /// A write that fails part-way (here the file-size limit, the same path as a full disk)
+    /// leaves the old log and nothing beside it.
+    @Test func aFailedWriteOfTheNewLogLeavesTheOldLog() throws {
+        try withCLI { cli in
+            try ingest(cli, Self.mixedInput, log: "data/events.jsonl")
+            let before = try files(under: "data", cli)
+            #expect((before["data/events.jsonl"]?.count ?? 0) > 2048)
+            let limited = try cli.start(["forget", "--log", "data/events.jsonl", "--source", "ZqSentinelSource"],
+                                        launcher: ["/bin/sh", "-c", "ulimit -f 4; exec \"$@\"", "sh"]).finish()
+            #expect(limited.status == 74, "\(limited)")
+            #expect(try files(under: "data", cli) == before)
+        }
+    }
 }

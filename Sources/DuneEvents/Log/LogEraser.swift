@@ -261,7 +261,9 @@ package enum LogEraser {
         } catch {
             try? file.close()
             try? remove(newPath)
-            throw DuneEventsError(error, during: .write, path: newPath)
+            var failure = DuneEventsError(error, during: .write, path: newPath)
+            failure.message += ". forget changed nothing: the log is as it was and the new file was removed"
+            throw failure
         }
         return file
     }
