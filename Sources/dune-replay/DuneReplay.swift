@@ -17,6 +17,7 @@ struct DuneReplay {
         ExplainCommandLine.subcommand,
         TailCommandLine.subcommand,
         ReportCommandLine.subcommand,
+        ForgetCommandLine.subcommand,
     ]
 
     static func main() async {
@@ -148,5 +149,6 @@ enum LogOptions {
         if kind == .directory {
             throw CommandFailure(exitCode: .noInput, message: "Error: '\(path)' is a directory, not a log file; pass --log PATH to a file")
         }
+        if let warning = LogEraser.interruptedJobWarning(path: path) { Terminal.err(warning + "\n") }
     }
 }

@@ -78,7 +78,7 @@ import Testing
             let stats = try cli.run(["stats", "--log", "events.jsonl", "--json"])
             #expect(stats.status == 0)
             let size = try cli.bytes("events.jsonl").count
-            #expect(stats.stdout == #"{"byKind":{"hrv":1,"restingHeartRate":1,"sleep":1},"bySource":{"Apple Watch":3},"byType":{"profile.updated":1,"refresh.requested":2,"sample.ingested":3,"task.completed":1,"task.started":1},"bytes":\#(size),"events":8,"firstDay":"2026-02-01","lastDay":"2026-02-02"}"# + "\n")
+            #expect(stats.stdout == #"{"byKind":{"hrv":1,"restingHeartRate":1,"sleep":1},"bySource":{"Apple Watch":3},"byType":{"profile.updated":1,"refresh.requested":2,"sample.ingested":3,"task.completed":1,"task.started":1},"bytes":\#(size),"events":8,"firstDay":"2026-02-01","lastDay":"2026-02-02","redacted":0}"# + "\n")
         }
     }
 

@@ -12,7 +12,7 @@ import Testing
             let before = try cli.bytes("events.jsonl")
             let second = try cli.run(["ingest", "--log", "events.jsonl", "--json", "input.jsonl"])
             #expect(second.status == 0, "\(second)")
-            #expect(second.stdout == #"{"alreadyAppended":8,"appended":0,"conflict":0,"eventsAppended":0,"firstSeq":null,"lastSeq":null,"lines":8,"rejected":0,"withheld":false}"# + "\n")
+            #expect(second.stdout == #"{"alreadyAppended":8,"appended":0,"conflict":0,"eventsAppended":0,"firstSeq":null,"forgotten":0,"lastSeq":null,"lines":8,"rejected":0,"withheld":false}"# + "\n")
             #expect(try cli.bytes("events.jsonl") == before)
         }
     }

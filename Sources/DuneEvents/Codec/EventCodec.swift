@@ -91,6 +91,14 @@ package enum EventCodec {
         case .profileUpdated(let profile):
             data["sleepTargetMinutes"] = .number(profile.sleepTargetMinutes)
             data["at"] = .string(profile.at.text)
+        case .redacted(let redacted):
+            data["id"] = .string(redacted.sampleID)
+            data["redacted"] = .bool(true)
+            return data  // no eventID, no extra: nothing of the sample's content remains
+        case .dataForgotten(let record):
+            data["selectors"] = .array(record.selectors.map { .string($0) })
+            data["samples"] = .number(Double(record.samples))
+            data["events"] = .number(Double(record.events))
         }
         if let eventID = event.eventID { data["eventID"] = .string(eventID) }
         if !event.extra.isEmpty { data["extra"] = .object(event.extra) }
@@ -138,7 +146,23 @@ package enum EventCodec {
     package static func decodeEvent(type: EventType, data: JSONObject) throws(DecodeError) -> Event {
         let fields = FieldReader(object: data, context: "data.")
         let payload: Event.Payload
+        if case .bool(true)? = data["redacted"] {
+            guard type == .sampleIngested || type == .sampleDeleted else {
+                throw DecodeError(reason: "data.redacted on a \(type.rawValue) event; only sample events are redacted")
+            }
+            guard data.members.count == 2 else { throw DecodeError(reason: "a redacted event's data holds only \"id\" and \"redacted\"") }
+            return Event(.redacted(RedactedEvent(sampleID: try fields.requiredString("id"), type: type)))
+        }
         switch type {
+        case .dataForgotten:
+            guard case .array(let names)? = data["selectors"] else { throw DecodeError(reason: "member \"data.selectors\" is missing or not an array") }
+            var selectors: [String] = []
+            for name in names {
+                guard case .string(let text) = name else { throw DecodeError(reason: "data.selectors holds a non-string") }
+                selectors.append(text)
+            }
+            payload = .dataForgotten(ForgetRecord(selectors: selectors, samples: try fields.requiredInteger("samples"),
+                                                  events: try fields.requiredInteger("events")))
         case .sampleIngested:
             let kindName = try fields.requiredString("kind")
             guard let kind = SampleKind(rawValue: kindName) else { throw DecodeError(reason: "data.kind \"\(kindName)\" is not a sample kind") }

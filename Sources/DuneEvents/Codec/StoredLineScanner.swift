@@ -186,8 +186,8 @@ package final class StoredLineScanner {
         let present = presentMask()
         guard let atSlice = string(.at), let at = PackedTimestamp(canonical: c.bytes(atSlice))?.timestamp else { return nil }
         switch type {
-        case .sampleIngested:
-            return nil
+        case .sampleIngested, .dataForgotten:
+            return nil  // redacted lines and forget records go to the reference decoder
         case .sampleDeleted:
             guard present & ~Self.deletionKeys == 0, let id = string(.id), let text = c.text(id) else { return nil }
             return .sampleDeleted(SampleDeletion(sampleID: text, at: at))

@@ -36,7 +36,9 @@ package struct IngestDecision: Sendable, Hashable {
 ///   (a re-sent old version is not a correction), other content → appended as a correction;
 /// - `sampleDeleted` for an id that is not live (never seen, or already deleted) → `alreadyAppended`;
 /// - a refresh or profile line identical to one already stored → `alreadyAppended`;
-/// - a task line for a (task, phase) already stored → `alreadyAppended` when identical, else `conflict`.
+/// - a task line for a (task, phase) already stored → `alreadyAppended` when identical, else `conflict`;
+/// - a sample or `sampleDeleted` line for a forgotten sample → `alreadyAppended` with the reason
+///   ``forgottenReason(_:)``: a forgotten sample is never stored again.
 package struct IngestState: Sendable {
     package var refresh = RefreshCoordinator.State()
     package var tasks = TaskLifecycle.State()
@@ -57,6 +59,8 @@ package struct IngestState: Sendable {
     var storedLines = DigestTable<Bool>()
     /// (task, phase) digest → content digest and seq.
     var taskPhases = DigestTable<StoredContent>()
+    /// Digests of the ids of forgotten samples (redacted by `forget`; the value is unused).
+    var forgottenSamples = DigestTable<Bool>()
     /// The seq of the last event folded in.
     package internal(set) var lastSeq = 0
 
@@ -84,6 +88,14 @@ package struct IngestState: Sendable {
 
     /// ``decide(_:)`` with the digest of `command.content` already computed.
     func decide(_ command: IngestCommand, contentDigest content: ContentDigest) -> IngestDecision {
+        switch command.intent {
+        case .sample(let sample) where isForgotten(sample.id):
+            return IngestDecision(outcome: .alreadyAppended, reason: Self.forgottenReason(sample.id))
+        case .deleteSample(let deletion) where isForgotten(deletion.sampleID):
+            return IngestDecision(outcome: .alreadyAppended, reason: Self.forgottenReason(deletion.sampleID))
+        default:
+            break
+        }
         if let eventID = command.eventID, let decision = decision(eventID: eventID, content: content) {
             return decision
         }
@@ -138,6 +150,23 @@ package struct IngestState: Sendable {
                               reason: "eventID \"\(eventID)\" is already in the log (seq \(stored.seq)) with different content; use a new eventID for a new event")
     }
 
+    /// Whether the sample with id `sampleID` was forgotten.
+    package func isForgotten(_ sampleID: String) -> Bool {
+        forgottenSamples.count > 0 && forgottenSamples.contains(ContentDigest(string: sampleID))
+    }
+
+    /// The reason given for a line of a forgotten sample; ``isForgottenReason(_:)`` recognises it.
+    package static func forgottenReason(_ id: String) -> String {
+        "sample \(id) \(forgottenReasonSuffix)"
+    }
+
+    private static let forgottenReasonSuffix = "was forgotten (erased by forget); it is never stored again"
+
+    /// Whether `reason` is the one given for a line of a forgotten sample.
+    package static func isForgottenReason(_ reason: String?) -> Bool {
+        reason?.hasSuffix(forgottenReasonSuffix) ?? false
+    }
+
     private static func storedSampleReason(_ id: String) -> String {
         "sample \(id) is already in the log with this content"
     }
@@ -145,6 +174,9 @@ package struct IngestState: Sendable {
     /// ``decide(_:)`` for a prepared sample: the outcome and reason the
     /// command it stands for would get (it would append exactly one event).
     func decide(_ sample: PreparedSample) -> (outcome: IngestOutcome, reason: String?) {
+        if forgottenSamples.count > 0, forgottenSamples.contains(sample.key) {
+            return (.alreadyAppended, Self.forgottenReason(sample.id.text))
+        }
         if let eventID = sample.eventID, let decision = decision(eventID: eventID, content: sample.content) {
             return (decision.outcome, decision.reason)
         }
@@ -196,6 +228,11 @@ package struct IngestState: Sendable {
             }
         case .profileUpdated:
             if let digest, !storedLines.contains(digest) { storedLines.append(digest, true) }
+        case .redacted(let redacted):
+            let key = ContentDigest(string: redacted.sampleID)
+            if !forgottenSamples.contains(key) { forgottenSamples.append(key, true) }
+        case .dataForgotten:
+            break
         }
     }
 

@@ -8,6 +8,7 @@ extension IngestState: Equatable {
             && lhs.laterSampleVersions == rhs.laterSampleVersions
             && lhs.storedLines.keys == rhs.storedLines.keys
             && lhs.taskPhases.keys == rhs.taskPhases.keys && lhs.taskPhases.values == rhs.taskPhases.values
+            && lhs.forgottenSamples.keys == rhs.forgottenSamples.keys
     }
 }
 
@@ -51,6 +52,8 @@ extension IngestState {
         writer.integer(storedLines.count)
         writer.digests(storedLines.keys)
         Self.write(taskPhases, to: &writer)
+        writer.integer(forgottenSamples.count)
+        writer.digests(forgottenSamples.keys)
     }
 
     private static func write(_ table: DigestTable<StoredContent>, to writer: inout BinaryWriter) {
@@ -107,6 +110,8 @@ extension IngestState {
         storedLines = DigestTable(keys: lines, values: Array(repeating: true, count: lineCount))
         guard let taskPhases = Self.readTable(&reader) else { return nil }
         self.taskPhases = taskPhases
+        guard let forgottenCount = reader.count(itemBytes: 16), let forgotten = reader.digests(forgottenCount) else { return nil }
+        forgottenSamples = DigestTable(keys: forgotten, values: Array(repeating: true, count: forgottenCount))
     }
 
     private static func readTable(_ reader: inout BinaryReader) -> DigestTable<StoredContent>? {

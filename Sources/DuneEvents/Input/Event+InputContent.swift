@@ -21,6 +21,8 @@ extension Event {
                                  error: task.error).inputObject
         case .profileUpdated(let profile):
             object = profile.inputObject
+        case .redacted, .dataForgotten:
+            return nil
         }
         for member in extra.members { object[member.key] = member.value }
         return object

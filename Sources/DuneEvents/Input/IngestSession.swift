@@ -32,6 +32,8 @@ package struct IngestSession {
         package var lines = 0
         package var appended = 0
         package var alreadyAppended = 0
+        /// Of `alreadyAppended`, the lines of forgotten samples (never stored again).
+        package var forgotten = 0
         package var conflicts = 0
         package var rejected = 0
         /// Events written (a superseding cancellation adds one).
@@ -183,6 +185,7 @@ package struct IngestSession {
                 counts?.appended += 1
             case .alreadyAppended:
                 summary.alreadyAppended += 1
+                if IngestState.isForgottenReason(outcome.reason) { summary.forgotten += 1 }
                 counts?.alreadyAppended += 1
             case .conflict:
                 summary.conflicts += 1

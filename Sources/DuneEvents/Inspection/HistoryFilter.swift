@@ -20,6 +20,8 @@ package struct HistoryFilter: Sendable {
             guard let kind = event.sampleKind, kinds.contains(kind) else { return false }
         }
         if since != nil || until != nil {
+            // A redacted line or a forget record has no date of its own: date filters skip it.
+            if event.isRedacted || event.type == .dataForgotten { return false }
             let day = event.occurredAt.localDate
             if let since, day < since { return false }
             if let until, day > until { return false }
@@ -77,6 +79,7 @@ extension RecordedEvent {
         case .refreshRequested(let refresh): refresh.at
         case .task(let task): task.at
         case .profileUpdated(let profile): profile.at
+        case .redacted, .dataForgotten: recordedAt
         }
     }
 
@@ -94,6 +97,7 @@ extension RecordedEvent {
         switch payload {
         case .sampleIngested(let sample): sample.id
         case .sampleDeleted(let deletion): deletion.sampleID
+        case .redacted(let redacted): redacted.sampleID
         default: nil
         }
     }

@@ -8,6 +8,8 @@ package struct LogStatistics: Sendable, Equatable {
 
     package var events = 0
     package var bytes = 0
+    /// Events of forgotten samples (also counted under their type).
+    package var redacted = 0
     package var byType: [Count] = []
     package var byKind: [Count] = []
     package var bySource: [Count] = []
@@ -33,9 +35,13 @@ package struct LogStatistics: Sendable, Equatable {
                 kinds[sample.kind.rawValue, default: 0] += 1
                 sources[sample.source, default: 0] += 1
             }
-            let day = event.occurredAt.localDate
-            result.firstDay = min(result.firstDay ?? day, day)
-            result.lastDay = max(result.lastDay ?? day, day)
+            if event.isRedacted { result.redacted += 1 }
+            if !event.isRedacted, event.type != .dataForgotten {
+                // A redacted line or a forget record has no date of its own.
+                let day = event.occurredAt.localDate
+                result.firstDay = min(result.firstDay ?? day, day)
+                result.lastDay = max(result.lastDay ?? day, day)
+            }
             if result.firstRecordedAt == nil { result.firstRecordedAt = event.recordedAt }
             result.lastRecordedAt = event.recordedAt
         }

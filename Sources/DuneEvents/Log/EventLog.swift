@@ -105,7 +105,7 @@ package actor EventLog {
         self.executor = DispatchQueueExecutor(label: "dune.event-log")
         let file = try LogFile.openForAppend(path: path, create: options.create, lock: options.waitForLock ? .wait : .failIfLocked,
                                              protection: options.protection)
-        var warnings: [String] = []
+        var warnings = try LogEraser.recover(path: path)
         switch try file.quarantineTornTail() {
         case .intact: break
         case .quarantined(let report): warnings.append("warning: \(path): \(report)")
@@ -121,22 +121,57 @@ package actor EventLog {
             state = checkpoint.state
             start = LogReader.Resumption(offset: checkpoint.offset, expectedSeq: checkpoint.lastSeq + 1)
         }
-        let end: LogReader.End
-        do {
-            end = try LogReader(file: file).forEachEventBatch(LogReader.Range(), parallelism: LogReader.defaultParallelism,
-                                                              chunkSize: LogReader.chunkSize, startingAt: start) { batch in
-                state.evolve(batch)
-            }
-        } catch let error as DuneEventsError {
-            throw error
-        } catch {
-            throw DuneEventsError(.io, "reading '\(path)' failed: \(error)", location: .init(path: path))
-        }
+        let end = try Self.replay(file, into: &state, from: start)
         self.warnings = warnings
         self.state = state
         self.size = end.validBytes
         self.checkpointedBytes = start.offset
         self.file = file
+    }
+
+    /// Folds the log's events from `start` into `state`.
+    private static func replay(_ file: LogFile, into state: inout IngestState,
+                               from start: LogReader.Resumption) throws(DuneEventsError) -> LogReader.End {
+        do {
+            return try LogReader(file: file).forEachEventBatch(LogReader.Range(), parallelism: LogReader.defaultParallelism,
+                                                               chunkSize: LogReader.chunkSize, startingAt: start) { batch in
+                state.evolve(batch)
+            }
+        } catch let error as DuneEventsError {
+            throw error
+        } catch {
+            throw DuneEventsError(.io, "reading '\(file.path)' failed: \(error)", location: .init(path: file.path))
+        }
+    }
+
+    // MARK: - Forgetting
+
+    /// Erases the samples `selection` selects by rewriting the log (see
+    /// ``LogEraser``), then goes on appending to the new log with its state
+    /// rebuilt from it, forgotten ids included.
+    ///
+    /// - Parameters:
+    ///   - selection: Which samples; must not be empty.
+    ///   - dryRun: Only report what would be redacted.
+    /// - Returns: What was (or would be) redacted and which files were deleted.
+    /// - Throws: `DuneEventsError` — `.corruptLog` for a damaged log, `.io`
+    ///   for too little free space or a failed write; the log is then unchanged.
+    /// - Complexity: O(n) in the log's bytes.
+    package func forget(_ selection: ForgetSelection, dryRun: Bool) throws(DuneEventsError) -> ForgetReport {
+        guard let file else {
+            throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
+        }
+        let outcome = try LogEraser.rewrite(file: file, selection: selection, dryRun: dryRun, protection: options.protection)
+        guard let newFile = outcome.newFile else { return outcome.report }
+        try? file.close()
+        self.file = nil
+        var state = IngestState()
+        let end = try Self.replay(newFile, into: &state, from: LogReader.Resumption())
+        self.state = state
+        self.size = end.validBytes
+        self.checkpointedBytes = 0
+        self.file = newFile
+        return outcome.report
     }
 
     /// The seq of the last event in the log (0 when empty).

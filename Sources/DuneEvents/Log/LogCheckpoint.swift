@@ -34,8 +34,9 @@ struct LogCheckpoint {
 
     static let magic = "DUNECKP1"
     /// Bumped whenever the payload or ``ContentDigest`` changes (2: content
-    /// digests spell timestamps canonically; the stamp holds the log's identity).
-    static let version: UInt32 = 2
+    /// digests spell timestamps canonically; the stamp holds the log's identity;
+    /// 3: the ids of forgotten samples).
+    static let version: UInt32 = 3
 
     /// `<log>.checkpoint`.
     static func path(forLog logPath: String) -> String { logPath + ".checkpoint" }

@@ -8,6 +8,8 @@ package enum EventType: String, Sendable, Hashable, CaseIterable, Comparable {
     case taskFailed = "task.failed"
     case taskCancelled = "task.cancelled"
     case profileUpdated = "profile.updated"
+    /// Written by `forget`: which selector kinds it used and how much it redacted.
+    case dataForgotten = "data.forgotten"
 
     package static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -28,6 +30,10 @@ package struct Event: Sendable, Hashable {
         /// A task lifecycle event; its ``TaskRecord/phase`` gives the event type.
         case task(TaskRecord)
         case profileUpdated(ProfileUpdate)
+        /// An event of a forgotten sample: only its sample id and type remain.
+        case redacted(RedactedEvent)
+        /// The record `forget` leaves of a rewrite; folds to nothing.
+        case dataForgotten(ForgetRecord)
     }
 
     package init(_ payload: Payload, eventID: String? = nil, extra: JSONObject = JSONObject()) {
@@ -50,7 +56,45 @@ package struct Event: Sendable, Hashable {
             case .cancelled: .taskCancelled
             }
         case .profileUpdated: .profileUpdated
+        case .redacted(let redacted): redacted.type
+        case .dataForgotten: .dataForgotten
         }
+    }
+
+    /// Whether this is an event of a forgotten sample.
+    package var isRedacted: Bool {
+        if case .redacted = payload { return true }
+        return false
+    }
+}
+
+/// What remains of an event of a forgotten sample: its type and the sample's id.
+package struct RedactedEvent: Sendable, Hashable {
+    /// The id of the forgotten sample.
+    package var sampleID: String
+    /// The event's type: `sample.ingested` or `sample.deleted`.
+    package var type: EventType
+
+    package init(sampleID: String, type: EventType) {
+        self.sampleID = sampleID
+        self.type = type
+    }
+}
+
+/// The `data.forgotten` event: the selector kinds a `forget` used and how much
+/// it redacted — never the selectors' values nor any redacted content.
+package struct ForgetRecord: Sendable, Hashable {
+    /// The selector kinds used (`deleted`, `from`, `kind`, `sample`, `source`, `to`), sorted.
+    package var selectors: [String]
+    /// How many samples were forgotten.
+    package var samples: Int
+    /// How many events were redacted.
+    package var events: Int
+
+    package init(selectors: [String], samples: Int, events: Int) {
+        self.selectors = selectors.sorted()
+        self.samples = samples
+        self.events = events
     }
 }
 
@@ -73,6 +117,8 @@ package struct RecordedEvent: Sendable, Hashable {
 
     package var type: EventType { event.type }
     package var payload: Event.Payload { event.payload }
+    /// Whether this is an event of a forgotten sample.
+    package var isRedacted: Bool { event.isRedacted }
 }
 
 /// A request to delete a sample by id.

@@ -85,3 +85,33 @@ extension LogFile {
         get throws(DuneEventsError) { try status().identity }
     }
 }
+
+/// Files in a folder, for commands that tidy one (`forget --out DIR`).
+package enum FolderContents {
+    /// The names in `directory`, sorted by their UTF-8 bytes; `nil` if it cannot be listed.
+    package static func names(in directory: String) -> [String]? {
+        FileSystem.entries(ofDirectory: directory)
+    }
+
+    /// Up to `count` bytes from the start of the regular file `path`; `nil` if it cannot be read.
+    package static func prefix(of path: String, count: Int) -> [UInt8]? {
+        guard let status = (try? FileSystem.status(ofPath: path)) ?? nil, status.isRegularFile,
+              let descriptor = try? FileDescriptor.open(path, .readOnlyNonBlocking)
+        else { return nil }
+        defer { try? descriptor.close() }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { buffer in try? descriptor.read(into: buffer, atOffset: 0) }
+        guard let read else { return nil }
+        return Array(bytes[..<read])
+    }
+
+    /// Deletes `path` and syncs its directory; a missing file is not an error.
+    package static func remove(_ path: String) throws(DuneEventsError) {
+        do throws(Errno) {
+            try FileSystem.remove(path)
+            try FileSystem.syncDirectory(FileSystem.parentDirectory(of: path))
+        } catch {
+            throw DuneEventsError(error, during: .remove, path: path)
+        }
+    }
+}

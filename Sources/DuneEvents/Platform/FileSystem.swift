@@ -169,6 +169,12 @@ enum FileSystem {
         }
     }
 
+    /// The names in directory `path`, sorted by their UTF-8 bytes (so callers
+    /// act in the same order everywhere); `nil` if it cannot be listed.
+    static func entries(ofDirectory path: String) -> [String]? {
+        system_directoryEntries(path)?.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// The identity (device, inode) of the file `path` names now, following
     /// symbolic links; `nil` if nothing is there or it cannot be inspected.
     static func identity(ofPath path: String) -> FileIdentity? {

@@ -216,3 +216,18 @@ func system_exit(_ status: CInt) -> Never {
 func system_processorCount() -> Int {
     sysconf(CInt(_SC_NPROCESSORS_ONLN))
 }
+
+/// The names in directory `path` (`opendir(3)`/`readdir(3)`), without `.` and
+/// `..`, in the order the file system gives them; `nil` if it cannot be opened.
+func system_directoryEntries(_ path: UnsafePointer<CChar>) -> [String]? {
+    guard let directory = opendir(path) else { return nil }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != ".", name != ".." { names.append(name) }
+    }
+    return names
+}

@@ -41,7 +41,7 @@ package struct ReadinessProjection: Projection, Equatable {
             guard !event.isOutsideTimestampWindow else { break }
             profileSleepTargetMinutes = update.sleepTargetMinutes
             profileSeq = event.seq
-        case .refreshRequested, .task:
+        case .refreshRequested, .task, .redacted, .dataForgotten:
             break
         }
     }

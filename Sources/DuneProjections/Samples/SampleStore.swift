@@ -64,8 +64,8 @@ package struct SampleStore: Sendable, Equatable {
             upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal, kindIndex: sample.kind.packedIndex)
         case .sampleDeleted(let deletion):
             remove(SampleKey(deletion.sampleID))
-        case .refreshRequested, .task, .profileUpdated:
-            break
+        case .refreshRequested, .task, .profileUpdated, .redacted, .dataForgotten:
+            break  // a forgotten sample's events and the forget record fold to nothing
         }
     }
 

@@ -192,6 +192,79 @@ public actor DuneStore {
         try await append([input])[0]
     }
 
+    // MARK: - Forgetting
+
+    /// Erases samples from the log and from every file the store keeps beside
+    /// it: every event of a selected sample is redacted in place (only its
+    /// seq, id, type, recording time and the sample's id remain), one
+    /// `data.forgotten` event records the selector kinds and counts, and later
+    /// appends of a forgotten id are `alreadyAppended`.
+    ///
+    /// Values of one selector are OR'd, different selectors AND'd; a sample is
+    /// selected when any of its versions matches. The read models are rebuilt
+    /// from the new log and ``updates`` names the ones whose content changed.
+    ///
+    /// ```swift
+    /// let outcome = try await store.forget(sources: ["Old Scale"])
+    /// print("forgot \(outcome.sampleIDs.count) samples")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sampleIDs: Samples with these ids.
+    ///   - sources: Samples from these sources.
+    ///   - kinds: Samples of these kinds.
+    ///   - from: Samples on or after this day (the sample's local day).
+    ///   - to: Samples on or before this day.
+    ///   - deleted: Only samples whose latest event is a deletion.
+    ///   - dryRun: Only report what would be forgotten.
+    /// - Returns: What was (or would be) forgotten.
+    /// - Throws: ``DuneEventsError``: `invalidInput` when no selector is
+    ///   given; `corruptLog` for a damaged log and `io` for too little free
+    ///   space, before anything changed; `closed` when the store is closed or suspended.
+    /// - Complexity: O(n) in the log's bytes, then a replay of the log.
+    public func forget(sampleIDs: Set<String> = [], sources: Set<String> = [], kinds: Set<SampleKind> = [],
+                       from: DayKey? = nil, to: DayKey? = nil, deleted: Bool = false, dryRun: Bool = false) async throws -> ForgetOutcome {
+        await enterGate()
+        defer { leaveGate() }
+        let log = try openLog()
+        var selection = ForgetSelection()
+        selection.sampleIDs = sampleIDs
+        selection.sources = sources
+        selection.kinds = kinds
+        selection.from = from
+        selection.to = to
+        selection.deleted = deleted
+        guard !selection.isEmpty else {
+            throw DuneEventsError(.invalidInput, "forget needs at least one selector: sample ids, sources, kinds, a day range or deleted",
+                                  location: .init(path: path))
+        }
+        let report = try await log.forget(selection, dryRun: dryRun)
+        var outcome = ForgetOutcome(sampleIDs: report.sampleIDs, redactedEvents: report.redactedEvents, dryRun: dryRun, changedModels: [])
+        guard !dryRun, let forgottenSeq = report.forgottenSeq else { return outcome }
+        let before = await models.set.files()
+        let rebuilt = try await StoreProjections.restore(logPath: path, usingSnapshot: false)
+        let after = await rebuilt.models.set.files()
+        models = rebuilt.models
+        snapshotSeq = 0
+        for (old, new) in zip(before, after) where Self.content(old.bytes) != Self.content(new.bytes) {
+            outcome.changedModels.insert(new.projection)
+        }
+        await snapshotIfBehind(by: 1)
+        hub.publish(StoreUpdate(throughSeq: forgottenSeq, changedModels: outcome.changedModels))
+        return outcome
+    }
+
+    /// A read model's bytes without its `"throughSeq":N` member, which every forget moves.
+    private static func content(_ bytes: [UInt8]) -> [UInt8] {
+        let key = Array(#""throughSeq":"#.utf8)
+        guard bytes.count >= key.count,
+              let start = (0...(bytes.count - key.count)).first(where: { bytes[$0..<($0 + key.count)].elementsEqual(key) })
+        else { return bytes }
+        var end = start + key.count
+        while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
+        return Array(bytes[..<start]) + Array(bytes[end...])
+    }
+
     private func openLog() throws(DuneEventsError) -> EventLog {
         switch lifecycle {
         case .open:
@@ -344,6 +417,7 @@ extension ProjectionName {
             case .sampleIngested, .sampleDeleted: changed.formUnion([.readiness, .trends, .weeklyStats])
             case .profileUpdated: changed.insert(.readiness)
             case .refreshRequested, .task: changed.insert(.syncStatus)
+            case .redacted, .dataForgotten: break
             }
         }
         return changed

@@ -39,7 +39,7 @@ package struct SyncStatusProjection: Projection, Equatable {
         case .task(let record):
             featuresByName[record.feature, default: FeatureLoadState(feature: record.feature)]
                 .apply(record, seq: event.seq)
-        case .sampleIngested, .sampleDeleted, .profileUpdated:
+        case .sampleIngested, .sampleDeleted, .profileUpdated, .redacted, .dataForgotten:
             break
         }
     }

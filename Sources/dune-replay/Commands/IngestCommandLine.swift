@@ -97,6 +97,7 @@ enum IngestCommandLine {
             JSONMember("lines", .number(Double(summary.lines))),
             JSONMember("appended", .number(Double(summary.appended))),
             JSONMember("alreadyAppended", .number(Double(summary.alreadyAppended))),
+            JSONMember("forgotten", .number(Double(summary.forgotten))),
             JSONMember("conflict", .number(Double(summary.conflicts))),
             JSONMember("rejected", .number(Double(summary.rejected))),
             JSONMember("eventsAppended", .number(Double(summary.eventsAppended))),
@@ -111,7 +112,9 @@ enum IngestCommandLine {
         if let first = summary.firstSeq, let last = summary.lastSeq {
             text += " (\(summary.eventsAppended) events, seq \(first)–\(last))"
         }
-        text += ", \(summary.alreadyAppended) already appended, \(summary.conflicts) conflicts, \(summary.rejected) rejected"
+        text += ", \(summary.alreadyAppended) already appended"
+        if summary.forgotten > 0 { text += " (\(summary.forgotten) of forgotten samples, never stored again)" }
+        text += ", \(summary.conflicts) conflicts, \(summary.rejected) rejected"
         if summary.withheld { text += "; --atomic: nothing was appended" }
         return text
     }

@@ -36,7 +36,7 @@ enum ShowCommandLine {
         type        \(event.type.rawValue)
         id          \(event.id)
         recordedAt  \(event.recordedAt.text)
-        when        \(event.occurredAt.text) (day \(event.occurredAt.localDate))
+        when        \(EventFormatting.hasOwnDate(event) ? "\(event.occurredAt.text) (day \(event.occurredAt.localDate))" : "- (no date of its own: see recordedAt)")
         summary     \(EventFormatting.detail(event))
         data        \(JSONWriter.string(.object(EventCodec.data(of: event.event))))
 
@@ -141,7 +141,7 @@ enum StatsCommandLine {
             }
             Terminal.out(JSONWriter.string(.object(JSONObject([
                 JSONMember("events", .number(Double(stats.events))), JSONMember("bytes", .number(Double(stats.bytes))),
-                JSONMember("byType", counts(stats.byType)), JSONMember("byKind", counts(stats.byKind)), JSONMember("bySource", counts(stats.bySource)),
+                JSONMember("redacted", .number(Double(stats.redacted))), JSONMember("byType", counts(stats.byType)), JSONMember("byKind", counts(stats.byKind)), JSONMember("bySource", counts(stats.bySource)),
                 JSONMember("firstDay", stats.firstDay.map { .string($0.description) } ?? .null),
                 JSONMember("lastDay", stats.lastDay.map { .string($0.description) } ?? .null),
             ]))) + "\n")
@@ -149,6 +149,7 @@ enum StatsCommandLine {
         }
         var text = "\(path): \(stats.events) events, \(stats.bytes) bytes"
         if let first = stats.firstDay, let last = stats.lastDay { text += ", \(first) – \(last) (\(last.ordinal - first.ordinal + 1) days)" }
+        if stats.redacted > 0 { text += "; \(stats.redacted) redacted (of forgotten samples)" }
         text += "\n"
         for (title, list) in [("by type", stats.byType), ("by sample kind", stats.byKind), ("by source", stats.bySource)] where !list.isEmpty {
             text += "\n\(title):\n"

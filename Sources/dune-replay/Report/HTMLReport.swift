@@ -9,6 +9,9 @@ enum HTMLReport {
     /// The chart ids, in page order (tests look for them).
     static let chartIDs = ["chart-readiness", "chart-hrv", "chart-sleep", "chart-weekly", "chart-load"]
 
+    /// Marks a page this command wrote, so `forget --out DIR` knows it may re-render it.
+    static let generatorMark = #"<meta name="generator" content="dune-replay report">"#
+
     static func html(_ data: ReportData) -> String {
         let title = "DuneEvents report" + (data.lastDay.map { " — \($0)" } ?? "")
         var page = """
@@ -17,6 +20,7 @@ enum HTMLReport {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
+        \(generatorMark)
         <title>\(HTMLText.escape(title))</title>
         <style>\(style)</style>
         </head>

@@ -42,12 +42,25 @@ enum EventFormatting {
             return text
         case .profileUpdated(let profile):
             return "sleep target \(number(profile.sleepTargetMinutes)) min"
+        case .redacted(let redacted):
+            return "REDACTED (forgotten) sample id=\(redacted.sampleID)"
+        case .dataForgotten(let record):
+            return "forget: \(record.samples) samples, \(record.events) events redacted (selectors: \(record.selectors.joined(separator: ", ")))"
         }
+    }
+
+    /// When the event happened; `-` for a redacted line or a forget record, which have no date of their own.
+    static func when(_ event: RecordedEvent) -> String {
+        hasOwnDate(event) ? event.occurredAt.text : "-"
+    }
+
+    static func hasOwnDate(_ event: RecordedEvent) -> Bool {
+        !event.isRedacted && event.type != .dataForgotten
     }
 
     /// A table row: seq, type, when, detail.
     static func row(_ event: RecordedEvent) -> String {
-        String(event.seq).padding(7) + event.type.rawValue.padding(18) + event.occurredAt.text.padding(26) + detail(event)
+        String(event.seq).padding(7) + event.type.rawValue.padding(18) + when(event).padding(26) + detail(event)
     }
 
     /// A table row with a marker: `!` after the seq (inside the SEQ column up to seq 9999),
@@ -57,7 +70,7 @@ enum EventFormatting {
         guard let marker else { return row(event) }
         let seq = String(event.seq)
         let seqColumn = seq.count <= 4 ? seq.padding(5) + "! " : seq + " ! "
-        let text = seqColumn + event.type.rawValue.padding(18) + event.occurredAt.text.padding(26) + detail(event) + marker.note
+        let text = seqColumn + event.type.rawValue.padding(18) + when(event).padding(26) + detail(event) + marker.note
         return color ? marker.colored(text) : text
     }
 

@@ -1,0 +1,202 @@
+import DuneEvents
+import DuneProjections
+
+/// `dune-replay forget`: erase samples from the log and from the files beside it.
+enum ForgetCommandLine {
+    static let subcommand = Subcommand(
+        name: "forget",
+        summary: "Erase samples from the log: their events are redacted in place, nothing of their content remains.",
+        usage: "dune-replay forget [--log PATH] [--sample ID]... [--source NAME]... [--kind KIND]... [--from DATE] [--to DATE] [--deleted] [--dry-run] [--out DIR]... [--json]",
+        details: """
+        OPTIONS:
+          --log PATH       The log.
+          --sample ID      Forget the sample with this id (repeatable).
+          --source NAME    Forget samples from this source (repeatable).
+          --kind KIND      Forget samples of this kind (repeatable).
+          --from DATE      Forget samples on or after this day (YYYY-MM-DD, the sample's local day).
+          --to DATE        Forget samples on or before this day.
+          --deleted        Forget samples whose latest event is a deletion.
+          --dry-run        Print what would be redacted; change no byte.
+          --out DIR        A read-model folder to tidy after the rewrite (repeatable): its read
+                           models are rebuilt, HTML reports 'report --html' wrote there are
+                           re-rendered, any other file is listed as left untouched.
+          --json           Print the result as one JSON line.
+
+        Values of one selector are OR'd, different selectors are AND'd; at least one is required
+        (exit 64). A sample is selected when any of its versions matches. Every event of a selected
+        sample keeps its seq, id, type and recordedAt; its data becomes
+        {"id":"<sample id>","redacted":true}. One data.forgotten event records the selector kinds
+        and counts, never their values. Later input for a forgotten id is never stored again.
+
+        The log is rewritten beside itself and renamed over the old one; a crash leaves the old log
+        or the new one, and the next writer finishes or discards the job. Torn side files, the
+        checkpoint and the snapshot beside the log are deleted.
+
+        Refuses a damaged log (exit 65), a log another writer holds (75) and too little free
+        space (74), before changing anything. A selector that matches nothing changes nothing.
+        """,
+        run: { try await run($0) })
+
+    /// What happened in one `--out` folder.
+    struct FolderResult {
+        var directory: String
+        var rebuilt: [String] = []
+        var rerendered: [String] = []
+        var untouched: [String] = []
+    }
+
+    static func run(_ raw: [String]) async throws -> ExitCode {
+        let arguments = try Arguments(command: "forget", arguments: raw, options: [
+            LogOptions.log, .init(name: "--sample", takesValue: true, repeatable: true),
+            .init(name: "--source", takesValue: true, repeatable: true), .init(name: "--kind", takesValue: true, repeatable: true),
+            .init(name: "--from", takesValue: true), .init(name: "--to", takesValue: true), .init(name: "--deleted", takesValue: false),
+            .init(name: "--dry-run", takesValue: false), .init(name: "--out", takesValue: true, repeatable: true),
+            .init(name: "--json", takesValue: false),
+        ])
+        guard arguments.positionals.isEmpty else {
+            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
+        }
+        let selection = try selection(arguments)
+        guard !selection.isEmpty else {
+            throw CommandFailure(exitCode: .usage,
+                                 message: "Error: no selector: name what to forget with --sample, --source, --kind, --from, --to or --deleted",
+                                 showUsage: true)
+        }
+        let path = LogOptions.path(arguments)
+        try LogOptions.requireExisting(path)
+        let dryRun = arguments.flag("--dry-run")
+
+        let report: ForgetReport
+        if dryRun {
+            // A dry run takes no lock and writes nothing (not even a checkpoint).
+            report = try LogEraser.rewrite(file: try LogFile.openForReading(path: path), selection: selection, dryRun: true,
+                                           protection: .default).report
+        } else {
+            let log = try EventLog(path: path, options: .init(create: false))
+            for warning in await log.warnings { Terminal.err(warning + "\n") }
+            do {
+                report = try await log.forget(selection, dryRun: false)
+            } catch {
+                await log.close()
+                throw error
+            }
+            await log.close()
+        }
+        for warning in report.warnings { Terminal.err(warning + "\n") }
+
+        var folders: [FolderResult] = []
+        if !dryRun, report.samples > 0 {
+            for directory in arguments.all("--out") {
+                folders.append(try await tidy(directory, log: path))
+            }
+        }
+        if arguments.flag("--json") {
+            Terminal.out(JSONWriter.string(.object(json(report, folders: folders))) + "\n")
+        } else {
+            Terminal.out(text(report, folders: folders))
+        }
+        return .success
+    }
+
+    private static func selection(_ arguments: Arguments) throws(CommandFailure) -> ForgetSelection {
+        var selection = ForgetSelection()
+        selection.sampleIDs = Set(arguments.all("--sample"))
+        selection.sources = Set(arguments.all("--source"))
+        for name in arguments.all("--kind") {
+            guard let kind = SampleKind(rawValue: name) else {
+                throw CommandFailure(exitCode: .usage, message: "Error: unknown kind '\(name)'; expected \(SampleKind.allCases.map(\.rawValue).joined(separator: ", "))",
+                                     showUsage: true)
+            }
+            selection.kinds.insert(kind)
+        }
+        for option in ["--from", "--to"] {
+            guard let text = arguments.value(option) else { continue }
+            guard let day = DayKey(text) else {
+                throw CommandFailure(exitCode: .usage, message: "Error: '\(option)': '\(text)' is not a date; write YYYY-MM-DD", showUsage: true)
+            }
+            if option == "--from" { selection.from = day } else { selection.to = day }
+        }
+        selection.deleted = arguments.flag("--deleted")
+        return selection
+    }
+
+    // MARK: - Read-model folders
+
+    /// Rebuilds the read models in `directory`, re-renders the HTML reports this
+    /// tool wrote there, and lists every other file as left untouched.
+    static func tidy(_ directory: String, log: String) async throws -> FolderResult {
+        var result = FolderResult(directory: directory)
+        let projections = ProjectionSet(ProjectionName.allCases)
+        _ = try await Replayer.replay(try LogReader(path: log), range: LogReader.Range(), into: projections) { _ in }
+        let files = await projections.files()
+        try RebuildCommandLine.write(files, to: directory)
+        result.rebuilt = files.map(\.fileName)
+        let modelNames = Set(files.map(\.fileName))
+        let mark = Array(HTMLReport.generatorMark.utf8)
+        var page: String?
+        for name in FolderContents.names(in: directory) ?? [] where !modelNames.contains(name) {
+            let file = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            if let head = FolderContents.prefix(of: file, count: 1024), contains(head, mark) {
+                if page == nil { page = HTMLReport.html(try await ReportData.load(path: log, usingSnapshot: false)) }
+                do throws(DuneEventsError) {
+                    try AtomicFile.write(Array((page ?? "").utf8), to: file)
+                } catch {
+                    throw CommandFailure(exitCode: .ioError, message: "Error: cannot re-render the report '\(file)': \(error.message)")
+                }
+                result.rerendered.append(name)
+            } else {
+                result.untouched.append(name)
+            }
+        }
+        return result
+    }
+
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard bytes.count >= needle.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start..<(start + needle.count)].elementsEqual(needle) {
+            return true
+        }
+        return false
+    }
+
+    // MARK: - Output
+
+    static func text(_ report: ForgetReport, folders: [FolderResult]) -> String {
+        if report.samples == 0 {
+            return "Nothing matched: no sample was selected; the log is unchanged.\n"
+        }
+        if report.dryRun {
+            return "Dry run: would forget \(report.samples) samples (\(report.redactedEvents) events): "
+                + report.sampleIDs.joined(separator: ", ") + "\nNothing was changed.\n"
+        }
+        var text = "Forgot \(report.samples) samples: redacted \(report.redactedEvents) events; data.forgotten is seq \(report.forgottenSeq ?? 0).\n"
+        for file in report.deletedFiles { text += "  deleted \(file)\n" }
+        for folder in folders {
+            text += "\(folder.directory): rebuilt \(folder.rebuilt.joined(separator: ", "))"
+            if !folder.rerendered.isEmpty { text += "; re-rendered \(folder.rerendered.joined(separator: ", "))" }
+            text += "\n"
+            for name in folder.untouched { text += "  left untouched (not written by dune-replay; check it yourself): \(name)\n" }
+        }
+        return text
+    }
+
+    static func json(_ report: ForgetReport, folders: [FolderResult]) -> JSONObject {
+        func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
+        var members = [
+            JSONMember("dryRun", .bool(report.dryRun)),
+            JSONMember("selectors", strings(report.selectors)),
+            JSONMember("samples", .number(Double(report.samples))),
+            JSONMember("events", .number(Double(report.redactedEvents))),
+            JSONMember("forgottenSeq", report.forgottenSeq.map { .number(Double($0)) } ?? .null),
+            JSONMember("deleted", strings(report.deletedFiles)),
+            JSONMember("folders", .array(folders.map { folder in
+                .object(JSONObject([
+                    JSONMember("directory", .string(folder.directory)), JSONMember("rebuilt", strings(folder.rebuilt)),
+                    JSONMember("rerendered", strings(folder.rerendered)), JSONMember("untouched", strings(folder.untouched)),
+                ]))
+            })),
+        ]
+        if report.dryRun { members.append(JSONMember("sampleIDs", strings(report.sampleIDs))) }
+        return JSONObject([JSONMember("forget", .object(JSONObject(members)))])
+    }
+}
