@@ -100,22 +100,34 @@ package final class LogFile: Sendable {
     /// `openForAppend` with an injectable single-call write, for tests.
     static func openForAppend(path: String, create: Bool, lock: LockMode, protection: FileProtection = .default,
                               write: @escaping FileDescriptor.WriteFunction) throws(DuneEventsError) -> LogFile {
-        let descriptor = try openOrCreate(path, create: create, protection: protection)
-        let file = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: write)
-        // From here on `file` owns the descriptor: a throw closes it (deinit).
-        try file.requireRegularFile()
-        do throws(Errno) {
-            try descriptor.lockExclusive(blocking: lock == .wait)
-        } catch {
-            if error == .wouldBlock || error == .tryAgain {
-                throw DuneEventsError(.logLocked,
-                                      "log '\(path)' is in use by another writer; wait for it to finish, or pass --wait",
-                                      location: .init(path: path))
+        for _ in 0..<maximumReopens {
+            let descriptor = try openOrCreate(path, create: create, protection: protection)
+            let file = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: write)
+            // From here on `file` owns the descriptor: a throw closes it (deinit).
+            try file.requireRegularFile()
+            do throws(Errno) {
+                try descriptor.lockExclusive(blocking: lock == .wait)
+            } catch {
+                if error == .wouldBlock || error == .tryAgain {
+                    throw DuneEventsError(.logLocked,
+                                          "log '\(path)' is in use by another writer; wait for it to finish, or pass --wait",
+                                          location: .init(path: path))
+                }
+                throw DuneEventsError(error, during: .lock, path: path)
             }
-            throw DuneEventsError(error, during: .lock, path: path)
+            // `flock` belongs to an inode, not a path: while this writer waited, the log
+            // may have been replaced (`forget` renames a rewritten log over it). Append
+            // only to the file the path names now: otherwise drop this one (closing it
+            // releases its lock) and open the path again.
+            if let held = try? file.identity, FileSystem.identity(ofPath: path) == held { return file }
         }
-        return file
+        throw DuneEventsError(.io, "log '\(path)' was replaced \(maximumReopens) times while this writer waited for its lock; try again",
+                              location: .init(path: path))
     }
+
+    /// How often `openForAppend` opens the path again when the file it locked
+    /// was replaced meanwhile, before it gives up.
+    static let maximumReopens = 64
 
     /// Whether another process holds the writer lock of this file right now.
     ///

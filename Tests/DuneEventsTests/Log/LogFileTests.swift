@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Synchronization
 import Testing
 @testable import DuneEvents
@@ -21,6 +22,36 @@ import Testing
             #expect(try logTestPermissions(directory + "/a/b") == 0o700)
             #expect(log.isWriter)
             #expect(log.path == path)
+        }
+    }
+
+    /// `flock` belongs to an inode: a writer that waited for the lock while the
+    /// log was replaced (as `forget` renames its rewrite over it) appends to the
+    /// new file, never to the replaced one.
+    @Test func aWriterThatWaitedWhileTheLogWasReplacedOpensTheNewFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/events.jsonl"
+            try logTestWrite(path, logTestSealedLine(seq: 1))
+            let holder = try LogFile.openForAppend(path: path, create: false, lock: .failIfLocked)
+            let replaced = try holder.identity
+            // A second writer waits for the lock on a thread of its own (flock blocks it).
+            let waiter = Task {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LogFile, any Error>) in
+                    DispatchQueue(label: "waiting-writer").async {
+                        continuation.resume(with: Result { try LogFile.openForAppend(path: path, create: false, lock: .wait) })
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(200))  // let it block in flock (a longer wait only makes the test slower)
+            // The holder replaces the log, as forget does, then lets go of the old file's lock.
+            try logTestWrite(directory + "/new.jsonl", logTestSealedLine(seq: 1) + logTestSealedLine(seq: 2))
+            #expect(rename(directory + "/new.jsonl", path) == 0)
+            try holder.close()
+            let writer = try await waiter.value
+            #expect(try writer.identity != replaced)
+            try writer.append(logTestSealedLine(seq: 3), sync: true)
+            #expect(try logTestRead(path) == logTestSealedLine(seq: 1) + logTestSealedLine(seq: 2) + logTestSealedLine(seq: 3))
+            try writer.close()
         }
     }
 
