@@ -123,6 +123,36 @@ import Testing
         }
     }
 
+    /// An `ingest --wait` that queues behind a running `forget` appends to the
+    /// new log, never to the file forget replaced (the lock follows the file).
+    @Test func aWriterQueuedBehindForgetAppendsToTheNewLog() throws {
+        try withCLI { cli in
+            // A log long enough that forget holds the lock for a while.
+            let generated = try cli.run(["generate", "--days", "120", "--seed", "3"])
+            try cli.write("input.jsonl", generated.stdout + Self.sentinelLines.joined(separator: "\n") + "\n")
+            #expect(try cli.run(["ingest", "--log", "events.jsonl", "input.jsonl"]).status == 0)
+            try cli.write("late.jsonl", #"{"type":"sample","kind":"hrv","id":"LATE-1","start":"2026-05-06T06:00:00+01:00","end":"2026-05-06T06:01:00+01:00","value":61,"unit":"ms","source":"Apple Watch"}"# + "\n")
+
+            let forget = try cli.start(["forget", "--log", "events.jsonl", "--source", "ZqSentinelSource"])
+            // Wait until forget holds the lock and is writing the new log, then queue a writer behind it.
+            let newLog = cli.directory + "/events.jsonl.forget-new"
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: newLog) && forget.isRunning && Date() < deadline { usleep(1_000) }
+            let queued = try cli.start(["ingest", "--wait", "--log", "events.jsonl", "late.jsonl"])
+            let forgot = try forget.finish(within: 60)
+            let ingested = try queued.finish(within: 60)
+            #expect(forgot.status == 0, "\(forgot)")
+            #expect(ingested.status == 0, "\(ingested)")
+            // The late event is in the log the path names now, after the data.forgotten record, and it verifies.
+            let log = String(decoding: try cli.bytes("events.jsonl"), as: UTF8.self)
+            let lines = log.split(separator: "\n")
+            #expect(lines.last?.contains("LATE-1") == true)
+            #expect(lines.dropLast().last?.contains(#""type":"data.forgotten""#) == true)
+            #expect(!log.contains("ZqSentinelSource"))
+            #expect(try cli.run(["verify", "--log", "events.jsonl"]).status == 0)
+        }
+    }
+
     @Test func aDryRunAndASelectorThatMatchesNothingChangeNoByte() throws {
         try withCLI { cli in
             try ingest(cli, Self.mixedInput, log: "data/events.jsonl")
