@@ -91,6 +91,7 @@ package enum SnapshotFile {
     /// - Throws: `DuneEventsError` `.io` when it cannot be written (the old one is then unchanged).
     package static func write(_ snapshot: ProjectionSnapshot, at stamp: LogStamp, logPath: String,
                               protection: FileProtection = .default) throws(DuneEventsError) {
+        removeStaleTemporaries(logPath: logPath)
         var payload = BinaryWriter()
         for version in ProjectionSnapshot.foldVersions { payload.uint32(version) }
         stamp.write(to: &payload)
@@ -117,6 +118,19 @@ package enum SnapshotFile {
             try write(snapshot, at: stamp, logPath: logPath)
             return true
         }) ?? false
+    }
+
+    /// Removes the temporary files (`<log>.snapshot.tmp-<pid>`) that a process
+    /// killed while writing a snapshot left: they hold health data, and only
+    /// a process holding the writer lock writes snapshots, so none of them is
+    /// being written now.
+    package static func removeStaleTemporaries(logPath: String) {
+        let snapshot = path(forLog: logPath)
+        let directory = snapshot.lastIndex(of: "/").map { String(snapshot[..<$0]) } ?? "."
+        let prefix = String(snapshot[(snapshot.lastIndex(of: "/").map { snapshot.index(after: $0) } ?? snapshot.startIndex)...]) + ".tmp-"
+        for name in FolderContents.names(in: directory) ?? [] where name.hasPrefix(prefix) {
+            LogCacheFile.remove(directory + "/" + name)
+        }
     }
 
     /// Removes the snapshot beside `logPath`, if any.

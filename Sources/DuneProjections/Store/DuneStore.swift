@@ -114,6 +114,8 @@ public actor DuneStore {
         try Task.checkCancellation()
         let log = try await openLog(at: path, options: options)
         do {
+            // Holding the lock: no snapshot is being written, so any temporary one is a killed writer's.
+            SnapshotFile.removeStaleTemporaries(logPath: path)
             let restored = try await StoreProjections.restore(logPath: path, usingSnapshot: options.keepsSnapshots)
             let store = DuneStore(path: path, options: options, log: log, models: restored.models, snapshotSeq: restored.snapshotSeq,
                                   warnings: await log.warnings + restored.warnings)
