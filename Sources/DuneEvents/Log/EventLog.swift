@@ -99,7 +99,11 @@ package actor EventLog {
     ///   when the file cannot be opened.
     /// - Complexity: O(n) in the bytes after the checkpoint (the whole log
     ///   without one), read in parallel chunks.
-    package init(path: String, options: Options = Options()) throws(DuneEventsError) {
+    /// - Parameter isCancelled: Asked between batches of the replay; when it
+    ///   returns true the open stops, releases the lock and throws
+    ///   `DuneEventsError` `.closed` ("the open was cancelled").
+    package init(path: String, options: Options = Options(),
+                 isCancelled: @Sendable () -> Bool = { false }) throws(DuneEventsError) {
         self.path = path
         self.options = options
         self.executor = DispatchQueueExecutor(label: "dune.event-log")
@@ -121,7 +125,7 @@ package actor EventLog {
             state = checkpoint.state
             start = LogReader.Resumption(offset: checkpoint.offset, expectedSeq: checkpoint.lastSeq + 1)
         }
-        let end = try Self.replay(file, into: &state, from: start)
+        let end = try Self.replay(file, into: &state, from: start, isCancelled: isCancelled)
         self.warnings = warnings
         self.state = state
         self.size = end.validBytes
@@ -130,15 +134,19 @@ package actor EventLog {
     }
 
     /// Folds the log's events from `start` into `state`.
-    private static func replay(_ file: LogFile, into state: inout IngestState,
-                               from start: LogReader.Resumption) throws(DuneEventsError) -> LogReader.End {
+    private static func replay(_ file: LogFile, into state: inout IngestState, from start: LogReader.Resumption,
+                               isCancelled: () -> Bool = { false }) throws(DuneEventsError) -> LogReader.End {
+        struct Cancelled: Error {}
         do {
             return try LogReader(file: file).forEachEventBatch(LogReader.Range(), parallelism: LogReader.defaultParallelism,
                                                                chunkSize: LogReader.chunkSize, startingAt: start) { batch in
+                if isCancelled() { throw Cancelled() }
                 state.evolve(batch)
             }
         } catch let error as DuneEventsError {
             throw error
+        } catch is Cancelled {
+            throw DuneEventsError(.closed, "the open was cancelled", location: .init(path: file.path))
         } catch {
             throw DuneEventsError(.io, "reading '\(file.path)' failed: \(error)", location: .init(path: file.path))
         }

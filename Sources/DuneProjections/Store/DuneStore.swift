@@ -1,4 +1,5 @@
 import DuneEvents
+import Synchronization
 
 /// The front door for an app: one log, its deciders and its four read
 /// models, kept current after every append.
@@ -132,8 +133,19 @@ public actor DuneStore {
     private static func openLog(at path: String, options: Options) async throws -> EventLog {
         let logOptions = EventLog.Options(durability: options.durability, waitForLock: options.waitForLock, create: true,
                                           protection: options.protection)
-        let log = try await DispatchQueueExecutor(label: "dune.store-open").run {
-            try EventLog(path: path, options: logOptions)
+        // The replay of the deciders' state asks between batches whether the task was cancelled.
+        let cancelled = CancellationFlag()
+        let log: EventLog
+        do {
+            log = try await withTaskCancellationHandler {
+                try await DispatchQueueExecutor(label: "dune.store-open").run {
+                    try EventLog(path: path, options: logOptions, isCancelled: { cancelled.isSet })
+                }
+            } onCancel: {
+                cancelled.set()
+            }
+        } catch where cancelled.isSet {
+            throw CancellationError()
         }
         if Task.isCancelled {
             await log.close()
@@ -424,4 +436,13 @@ extension ProjectionName {
         }
         return changed
     }
+}
+
+/// A flag a task's cancellation handler sets and a thread of the library reads.
+private final class CancellationFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    func set() { value.store(true, ordering: .releasing) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import DuneEvents
 
@@ -44,6 +45,34 @@ enum LogFixture {
             let stored = try LogReader(path: path).events()
             #expect(stored == result.appended)
             #expect(try LogVerifier.verify(path: path).isIntact)
+        }
+    }
+
+    /// Opening a long log replays the deciders' state in batches; a cancelled
+    /// open stops between two of them, throws, and releases the lock.
+    @Test func anOpenAskedToStopStopsBetweenReplayBatchesAndReleasesTheLock() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let first = try EventLog(path: path, options: EventLog.Options(checkpointBytes: nil))
+            let commands = SyntheticHealthData(days: 120, seed: 9).lines().compactMap { try? InputParser.parse($0) }
+            _ = try await first.ingest(commands)
+            await first.close()
+            final class Asked: Sendable {
+                let count = Mutex(0)
+            }
+            let asked = Asked()
+            #expect(throws: DuneEventsError(.closed, "the open was cancelled", location: .init(path: path))) {
+                _ = try EventLog(path: path, options: EventLog.Options(checkpointBytes: nil), isCancelled: {
+                    asked.count.withLock { count in
+                        count += 1
+                        return count > 1  // stop at the second batch
+                    }
+                })
+            }
+            #expect(asked.count.withLock { $0 } == 2)
+            let again = try EventLog(path: path, options: EventLog.Options(checkpointBytes: nil))
+            #expect(await again.lastSeq > 10_000)
+            await again.close()
         }
     }
 
