@@ -64,6 +64,26 @@ package enum LogEraser {
 
     // MARK: - The rewrite
 
+    /// The named moments of a rewrite, in order, reported to the `step`
+    /// observer of ``rewrite(file:selection:dryRun:protection:step:)``: for
+    /// timing (`DUNE_FORGET_TIMING`) and for the kill tests, which pause
+    /// `dune-replay forget` at one of them (`DUNE_FORGET_PAUSE_AT`, read only
+    /// by the command line) to kill it there.
+    package enum Step: String, Sendable, CaseIterable {
+        /// The selected samples are known; nothing was written yet.
+        case selected
+        /// `<log>.forget-new` is written, not yet synced.
+        case written
+        /// `<log>.forget-new` and the directory are synced.
+        case synced
+        /// The journal is written durably; the rename comes next.
+        case journaled
+        /// The new log replaced the old one and the directory is synced; the cleanup comes next.
+        case renamed
+        /// The files beside the log are deleted; the journal is removed next.
+        case cleanedUp
+    }
+
     /// The result of ``rewrite(file:selection:dryRun:protection:)``.
     package struct Outcome: Sendable {
         package var report: ForgetReport
@@ -79,12 +99,14 @@ package enum LogEraser {
     ///   - selection: Which samples to forget; must not be empty.
     ///   - dryRun: Only report what would be redacted; no byte changes.
     ///   - protection: The Data Protection class of the new log.
+    ///   - step: Called at each ``Step`` reached (never for a dry run or when nothing matched).
     /// - Throws: `DuneEventsError` — `.corruptLog` when a line is damaged,
     ///   `.io` when there is not enough free space or a write, sync or rename
     ///   fails; in every case before the log was replaced.
     /// - Complexity: O(n) in the log's bytes, held in memory twice.
     package static func rewrite(file: LogFile, selection: ForgetSelection, dryRun: Bool,
-                                protection: FileProtection) throws(DuneEventsError) -> Outcome {
+                                protection: FileProtection,
+                                step: (@Sendable (Step) -> Void)? = nil) throws(DuneEventsError) -> Outcome {
         let path = file.path
         let bytes = try readAll(file)
         let lines = try scan(bytes, path: path, dryRun: dryRun, selection: selection)
@@ -95,6 +117,7 @@ package enum LogEraser {
                                       count + (line.sampleID.map(selected.contains) == true ? 1 : 0)
                                   })
         guard !dryRun, !selected.isEmpty else { return Outcome(report: report, newFile: nil) }
+        step?(.selected)
 
         let lastSeq = lines.events.count
         var output: [UInt8] = []
@@ -128,7 +151,8 @@ package enum LogEraser {
             throw DuneEventsError(.io, "not enough free space to forget: the new log needs \(output.count) bytes and the file system holding '\(directory)' has \(available); free some space and run forget again",
                                   location: .init(path: path))
         }
-        let newFile = try writeNewLog(output, path: path, protection: protection)
+        let newFile = try writeNewLog(output, path: path, protection: protection, step: step)
+        step?(.synced)
         do throws(DuneEventsError) {
             try writeJournal(path: path, protection: protection)
         } catch {
@@ -136,6 +160,7 @@ package enum LogEraser {
             try? remove(newLogPath(forLog: path))
             throw error
         }
+        step?(.journaled)
         do throws(Errno) {
             try FileSystem.rename(newLogPath(forLog: path), to: path)
         } catch {
@@ -146,7 +171,9 @@ package enum LogEraser {
         }
         // From here on the new log is the log: a failure leaves the journal, and the next writer finishes.
         try syncDirectory(directory)
+        step?(.renamed)
         report.deletedFiles = try cleanUp(path: path)
+        step?(.cleanedUp)
         try remove(journalPath(forLog: path))
         try syncDirectory(directory)
         return Outcome(report: report, newFile: newFile)
@@ -242,7 +269,8 @@ package enum LogEraser {
 
     // MARK: - Files
 
-    private static func writeNewLog(_ bytes: [UInt8], path: String, protection: FileProtection) throws(DuneEventsError) -> LogFile {
+    private static func writeNewLog(_ bytes: [UInt8], path: String, protection: FileProtection,
+                                    step: (@Sendable (Step) -> Void)?) throws(DuneEventsError) -> LogFile {
         let newPath = newLogPath(forLog: path)
         let descriptor: FileDescriptor
         do throws(Errno) {
@@ -256,6 +284,7 @@ package enum LogEraser {
             // Nobody else knows this file yet; locking it now means the path is locked the moment it names it.
             try descriptor.lockExclusive(blocking: false)
             try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try descriptor.writeAll(buffer) } }.get()
+            step?(.written)
             try descriptor.durableSync()
             try FileSystem.syncDirectory(FileSystem.parentDirectory(of: path))
         } catch {

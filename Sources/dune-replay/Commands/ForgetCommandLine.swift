@@ -75,7 +75,7 @@ enum ForgetCommandLine {
             let log = try EventLog(path: path, options: .init(create: false))
             for warning in await log.warnings { Terminal.err(warning + "\n") }
             do {
-                report = try await log.forget(selection, dryRun: false)
+                report = try await log.forget(selection, dryRun: false, step: stepObserver())
             } catch {
                 await log.close()
                 throw error
@@ -96,6 +96,32 @@ enum ForgetCommandLine {
             Terminal.out(text(report, folders: folders))
         }
         return .success
+    }
+
+    /// For benchmarks and the kill tests only (not part of the command's interface):
+    /// `DUNE_FORGET_TIMING=1` prints one stderr line per ``LogEraser/Step`` with the
+    /// seconds since the rewrite began, so the fsync can be timed apart;
+    /// `DUNE_FORGET_PAUSE_AT=<step>` prints `forget: paused at <step>` and spins
+    /// for 60 s there, so a test can kill the process at that exact moment.
+    static func stepObserver() -> (@Sendable (LogEraser.Step) -> Void)? {
+        let timing = ProcessEnvironment.value(of: "DUNE_FORGET_TIMING") == "1"
+        let pause = ProcessEnvironment.value(of: "DUNE_FORGET_PAUSE_AT").flatMap(LogEraser.Step.init(rawValue:))
+        guard timing || pause != nil else { return nil }
+        let clock = ContinuousClock()
+        let start = clock.now
+        return { step in
+            if timing {
+                let elapsed = clock.now - start
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                Terminal.err("forget timing: \(step.rawValue) at \(seconds) s\n")
+            }
+            if step == pause {
+                Terminal.err("forget: paused at \(step.rawValue)\n")
+                // A busy wait (the command line has no sleep without Dispatch or libc); a test kills it at once.
+                let deadline = ContinuousClock.now + .seconds(60)
+                while ContinuousClock.now < deadline {}
+            }
+        }
     }
 
     private static func selection(_ arguments: Arguments) throws(CommandFailure) -> ForgetSelection {
