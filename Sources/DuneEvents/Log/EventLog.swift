@@ -161,15 +161,18 @@ package actor EventLog {
     /// - Parameters:
     ///   - selection: Which samples; must not be empty.
     ///   - dryRun: Only report what would be redacted.
+    ///   - step: Called at each ``LogEraser/Step`` of the rewrite (timing and kill tests).
     /// - Returns: What was (or would be) redacted and which files were deleted.
     /// - Throws: `DuneEventsError` — `.corruptLog` for a damaged log, `.io`
     ///   for too little free space or a failed write; the log is then unchanged.
     /// - Complexity: O(n) in the log's bytes.
-    package func forget(_ selection: ForgetSelection, dryRun: Bool) throws(DuneEventsError) -> ForgetReport {
+    package func forget(_ selection: ForgetSelection, dryRun: Bool,
+                        step: (@Sendable (LogEraser.Step) -> Void)? = nil) throws(DuneEventsError) -> ForgetReport {
         guard let file else {
             throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
         }
-        let outcome = try LogEraser.rewrite(file: file, selection: selection, dryRun: dryRun, protection: options.protection)
+        let outcome = try LogEraser.rewrite(file: file, selection: selection, dryRun: dryRun, protection: options.protection,
+                                             step: step)
         guard let newFile = outcome.newFile else { return outcome.report }
         try? file.close()
         self.file = nil

@@ -64,6 +64,26 @@ package enum LogEraser {
 
     // MARK: - The rewrite
 
+    /// The named moments of a rewrite, in order, reported to the `step`
+    /// observer of ``rewrite(file:selection:dryRun:protection:step:)``: for
+    /// timing (`DUNE_FORGET_TIMING`) and for the kill tests, which pause
+    /// `dune-replay forget` at one of them (`DUNE_FORGET_PAUSE_AT`, read only
+    /// by the command line) to kill it there.
+    package enum Step: String, Sendable, CaseIterable {
+        /// The selected samples are known; nothing was written yet.
+        case selected
+        /// `<log>.forget-new` is written, not yet synced.
+        case written
+        /// `<log>.forget-new` and the directory are synced.
+        case synced
+        /// The journal is written durably; the rename comes next.
+        case journaled
+        /// The new log replaced the old one and the directory is synced; the cleanup comes next.
+        case renamed
+        /// The files beside the log are deleted; the journal is removed next.
+        case cleanedUp
+    }
+
     /// The result of ``rewrite(file:selection:dryRun:protection:)``.
     package struct Outcome: Sendable {
         package var report: ForgetReport
@@ -74,61 +94,86 @@ package enum LogEraser {
     /// Selects, redacts and replaces the log `file` (the writer, holding the
     /// lock, its torn tail already moved aside).
     ///
+    /// The selection reads the log with the parallel fast reader
+    /// (``LogReader/forEachEventBatch(_:parallelism:_:)``, which checks every
+    /// line's CRC and the gapless `seq`) and keeps one 64-bit sample-id hash per
+    /// line; the copy then streams the old file into the new one in large
+    /// chunks, decoding (with the reference decoder) only the lines whose hash
+    /// is a selected sample's, and redacting those whose id really is.
+    ///
     /// - Parameters:
     ///   - file: The log's writer.
     ///   - selection: Which samples to forget; must not be empty.
     ///   - dryRun: Only report what would be redacted; no byte changes.
     ///   - protection: The Data Protection class of the new log.
+    ///   - step: Called at each ``Step`` reached (never for a dry run or when nothing matched).
     /// - Throws: `DuneEventsError` — `.corruptLog` when a line is damaged,
     ///   `.io` when there is not enough free space or a write, sync or rename
     ///   fails; in every case before the log was replaced.
-    /// - Complexity: O(n) in the log's bytes, held in memory twice.
+    /// - Complexity: O(n) in the log's bytes; memory 8 bytes per line plus a few chunks.
     package static func rewrite(file: LogFile, selection: ForgetSelection, dryRun: Bool,
-                                protection: FileProtection) throws(DuneEventsError) -> Outcome {
+                                protection: FileProtection,
+                                step: (@Sendable (Step) -> Void)? = nil) throws(DuneEventsError) -> Outcome {
         let path = file.path
-        let bytes = try readAll(file)
-        let lines = try scan(bytes, path: path, dryRun: dryRun, selection: selection)
-        let selected = lines.selected
-        var report = ForgetReport(dryRun: dryRun, selectors: selection.selectorKinds,
-                                  sampleIDs: selected.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
-                                  redactedEvents: lines.events.reduce(0) { count, line in
-                                      count + (line.sampleID.map(selected.contains) == true ? 1 : 0)
-                                  })
-        guard !dryRun, !selected.isEmpty else { return Outcome(report: report, newFile: nil) }
-
-        let lastSeq = lines.events.count
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 512)
-        for (index, line) in lines.events.enumerated() {
-            if let sampleID = line.sampleID, selected.contains(sampleID) {
-                // Decoded again here (it was when scanned) so the scan keeps no event in memory.
-                let decoded = bytes.withUnsafeBytes { buffer in
-                    Result { () throws(EventCodec.DecodeError) in try EventCodec.decode(UnsafeRawBufferPointer(rebasing: buffer[line.range])) }
-                }
-                guard case .success(let original) = decoded else {
-                    throw damage("the line no longer decodes", path: path, line: index + 1, offset: line.range.lowerBound)
-                }
-                let redacted = Event(.redacted(RedactedEvent(sampleID: sampleID, type: original.type)))
-                output.append(contentsOf: EventCodec.encodeLine(RecordedEvent(seq: original.seq, id: original.id,
-                                                                              recordedAt: original.recordedAt, event: redacted)))
-            } else {
-                output.append(contentsOf: bytes[line.range])
-                output.append(UInt8(ascii: "\n"))
-            }
+        let scanned = try select(file, dryRun: dryRun, selection: selection)
+        let selected = scanned.selected
+        let sampleIDs = selected.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var report = ForgetReport(dryRun: dryRun, selectors: selection.selectorKinds, sampleIDs: sampleIDs, redactedEvents: 0)
+        if selected.isEmpty { return Outcome(report: report, newFile: nil) }
+        if dryRun {
+            report.redactedEvents = try copy(file, scanned, into: nil, path: path)
+            return Outcome(report: report, newFile: nil)
         }
-        let recordedAt = EventIdentity.now()
-        var ids = EventIDGenerator(at: recordedAt)
-        let record = ForgetRecord(selectors: selection.selectorKinds, samples: selected.count, events: report.redactedEvents)
-        output.append(contentsOf: EventCodec.encodeLine(RecordedEvent(seq: lastSeq + 1, id: ids.next(), recordedAt: recordedAt,
-                                                                      event: Event(.dataForgotten(record)))))
-        report.forgottenSeq = lastSeq + 1
+        step?(.selected)
 
         let directory = FileSystem.parentDirectory(of: path)
-        if let available = FileSystem.availableBytes(onFileSystemOf: directory), available < Int64(output.count) {
-            throw DuneEventsError(.io, "not enough free space to forget: the new log needs \(output.count) bytes and the file system holding '\(directory)' has \(available); free some space and run forget again",
+        // Redacted lines are shorter than the lines they replace: the old size and the new record bound the new log.
+        let needed = Int64(scanned.validBytes) + 4096
+        if let available = FileSystem.availableBytes(onFileSystemOf: directory), available < needed {
+            throw DuneEventsError(.io, "not enough free space to forget: the new log needs up to \(needed) bytes and the file system holding '\(directory)' has \(available); free some space and run forget again",
                                   location: .init(path: path))
         }
-        let newFile = try writeNewLog(output, path: path, protection: protection)
+        let newPath = newLogPath(forLog: path)
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try FileSystem.createFile(newPath, access: .readWriteAppend, ifExists: .truncate, protection: protection)
+        } catch {
+            throw DuneEventsError(error, during: .open, path: newPath)
+        }
+        let newFile = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: FileDescriptor.systemWrite)
+        let lastSeq = scanned.hashes.count
+        do throws(DuneEventsError) {
+            do throws(Errno) {
+                try descriptor.setPermissions(0o600)
+                // Nobody else knows this file yet; locking it now means the path is locked the moment it names it.
+                try descriptor.lockExclusive(blocking: false)
+            } catch {
+                throw DuneEventsError(error, during: .write, path: newPath)
+            }
+            let output = NewLogWriter(descriptor: descriptor, path: newPath)
+            report.redactedEvents = try copy(file, scanned, into: output, path: path)
+            let recordedAt = EventIdentity.now()
+            var ids = EventIDGenerator(at: recordedAt)
+            let record = ForgetRecord(selectors: selection.selectorKinds, samples: selected.count, events: report.redactedEvents)
+            try output.write(EventCodec.encodeLine(RecordedEvent(seq: lastSeq + 1, id: ids.next(), recordedAt: recordedAt,
+                                                                 event: Event(.dataForgotten(record)))))
+            try output.flush()
+            step?(.written)
+            do throws(Errno) {
+                try descriptor.durableSync()
+                try FileSystem.syncDirectory(directory)
+            } catch {
+                throw DuneEventsError(error, during: .write, path: newPath)
+            }
+        } catch {
+            try? newFile.close()
+            try? remove(newPath)
+            var failure = error
+            if failure.code == .io { failure.message += ". forget changed nothing: the log is as it was and the new file was removed" }
+            throw failure
+        }
+        report.forgottenSeq = lastSeq + 1
+        step?(.synced)
         do throws(DuneEventsError) {
             try writeJournal(path: path, protection: protection)
         } catch {
@@ -136,6 +181,7 @@ package enum LogEraser {
             try? remove(newLogPath(forLog: path))
             throw error
         }
+        step?(.journaled)
         do throws(Errno) {
             try FileSystem.rename(newLogPath(forLog: path), to: path)
         } catch {
@@ -146,95 +192,259 @@ package enum LogEraser {
         }
         // From here on the new log is the log: a failure leaves the journal, and the next writer finishes.
         try syncDirectory(directory)
+        step?(.renamed)
         report.deletedFiles = try cleanUp(path: path)
+        step?(.cleanedUp)
         try remove(journalPath(forLog: path))
         try syncDirectory(directory)
         return Outcome(report: report, newFile: newFile)
     }
 
-    // MARK: - Reading and selecting
+    // MARK: - Selecting
 
-    /// One stored line: its bytes (without `\n`) and the sample it belongs to.
-    struct ScannedLine {
-        var range: Range<Int>
-        /// The sample id of a sample event not yet redacted.
-        var sampleID: String?
-    }
-
-    /// The checked lines of a log (line *i* holds seq *i* + 1) and the samples a selection selects.
-    struct ScannedLog {
-        var events: [ScannedLine] = []
+    /// What the selection pass keeps: per line, its sample id's hash (``tag(_:)``; 0 for a
+    /// line of no sample), the selected sample ids and their hashes, and where the checked lines end.
+    struct Selection {
+        var hashes: [UInt64] = []
         var selected: Set<String> = []
+        var selectedHashes: Set<UInt64> = []
+        var validBytes = 0
     }
 
-    private static func readAll(_ file: LogFile) throws(DuneEventsError) -> [UInt8] {
-        let size = try file.size
-        var bytes = [UInt8](repeating: 0, count: size)
-        var offset = 0
-        while offset < size {
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(DuneEventsError) in
-                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: offset)
+    /// A sample id's hash as stored per line: never 0, which marks a line of no sample.
+    @inline(__always)
+    static func tag(_ key: SampleKey) -> UInt64 {
+        let hash = key.hash64
+        return hash == 0 ? 1 : hash
+    }
+
+    /// Reads the whole log with the fast reader (every line checked: CRC, decoding,
+    /// gapless seq) and selects the samples. A dry run treats a bad last line as a
+    /// torn tail (a writer would move it aside).
+    static func select(_ file: LogFile, dryRun: Bool, selection: ForgetSelection) throws(DuneEventsError) -> Selection {
+        var result = Selection()
+        result.hashes.reserveCapacity(LogReader(file: file).estimatedEventCount)
+        // Sample id → seq of its last sample.ingested, for matched samples only.
+        var lastIngested: [String: Int] = [:]
+        var matchedHashes: Set<UInt64> = []
+        // Sample id → seq of its last sample.deleted (only for `deleted`).
+        var lastDeleted: [String: Int] = [:]
+        let idHashes = Set(selection.sampleIDs.map { tag(SampleKey($0)) })
+        let fromOrdinal = selection.from?.ordinal ?? Int.min
+        let toOrdinal = selection.to?.ordinal ?? Int.max
+
+        func take(_ batch: EventBatch) {
+            let samples = batch.samples
+            for position in 0..<batch.count {
+                let row = batch.rows[position]
+                if row >= 0 {
+                    let sampleRow = Int(row)
+                    let hash = tag(samples.key(at: sampleRow))
+                    result.hashes.append(hash)
+                    let seq = samples.rows[sampleRow].seq
+                    // A cheap filter on the packed row first; a row it passes is checked in full.
+                    let packed = samples.rows[sampleRow]
+                    var candidate = true
+                    if !idHashes.isEmpty, !idHashes.contains(hash) { candidate = false }
+                    if candidate, !packed.isFull {
+                        if !selection.kinds.isEmpty, !selection.kinds.contains(packed.kind) { candidate = false }
+                        let day = packed.packedDayOrdinal
+                        if day < fromOrdinal || day > toOrdinal { candidate = false }
+                        if !selection.sources.isEmpty, !selection.sources.contains(samples.sources[Int(packed.source)]) { candidate = false }
+                    }
+                    if candidate {
+                        let sample = samples.sample(at: sampleRow)
+                        if selection.matches(sample) {
+                            lastIngested[sample.id] = seq
+                            matchedHashes.insert(hash)
+                            continue
+                        }
+                    }
+                    if matchedHashes.contains(hash) {
+                        let id = samples.sample(at: sampleRow).id
+                        if lastIngested[id] != nil { lastIngested[id] = seq }
+                    }
+                } else {
+                    let event = batch.others[Int(~row)]
+                    if case .sampleDeleted(let deletion) = event.payload {
+                        result.hashes.append(tag(SampleKey(deletion.sampleID)))
+                        if selection.deleted { lastDeleted[deletion.sampleID] = event.seq }
+                    } else {
+                        result.hashes.append(0)
+                    }
                 }
             }
-            let count = try read.get()
+        }
+
+        let reader = LogReader(file: file)
+        do {
+            let end = try reader.forEachEventBatch { batch in take(batch) }
+            result.validBytes = end.validBytes
+        } catch let error as DuneEventsError {
+            guard error.code == .corruptLog, let offset = error.location.byteOffset,
+                  dryRun, try isLastLine(file, at: offset) else {
+                throw damage(error, path: file.path)
+            }
+            result.validBytes = offset
+        } catch {
+            throw DuneEventsError(.io, "reading '\(file.path)' failed: \(error)", location: .init(path: file.path))
+        }
+        for (id, ingested) in lastIngested where !selection.deleted || (lastDeleted[id] ?? 0) > ingested {
+            result.selected.insert(id)
+            result.selectedHashes.insert(tag(SampleKey(id)))
+        }
+        return result
+    }
+
+    /// Whether the line starting at `offset` is the last complete one.
+    private static func isLastLine(_ file: LogFile, at offset: Int) throws(DuneEventsError) -> Bool {
+        let size = try file.size
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var position = offset
+        var newlines = 0
+        while position < size {
+            let count = try buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(DuneEventsError) in try file.read(into: raw, at: position) }
+            }.get()
+            if count == 0 { break }
+            newlines += buffer[..<count].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            if newlines > 1 { return false }
+            position += count
+        }
+        return newlines == 1
+    }
+
+    private static func damage(_ error: DuneEventsError, path: String) -> DuneEventsError {
+        var failure = error
+        failure.message = failure.message.hasSuffix(".") ? String(failure.message.dropLast()) : failure.message
+        failure.message += "; forget changes nothing in a damaged log. Run 'dune-replay verify' to see every problem, and restore the log from a backup or cut it at the last good line"
+        return failure
+    }
+
+    // MARK: - Copying
+
+    /// Appends to the new log in large writes.
+    final class NewLogWriter {
+        let descriptor: FileDescriptor
+        let path: String
+        var buffer: [UInt8] = []
+        static let flushSize = 8 << 20
+
+        init(descriptor: FileDescriptor, path: String) {
+            self.descriptor = descriptor
+            self.path = path
+            buffer.reserveCapacity(Self.flushSize + (1 << 16))
+        }
+
+        func write(_ bytes: [UInt8]) throws(DuneEventsError) {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Self.flushSize { try flush() }
+        }
+
+        /// Writes `bytes` (a run of untouched lines): large runs go straight to the file.
+        func write(_ bytes: UnsafeRawBufferPointer) throws(DuneEventsError) {
+            guard bytes.count >= Self.flushSize / 8 else {
+                buffer.append(contentsOf: bytes)
+                if buffer.count >= Self.flushSize { try flush() }
+                return
+            }
+            try flush()
+            do throws(Errno) {
+                try descriptor.writeAll(bytes)
+            } catch {
+                throw DuneEventsError(error, during: .write, path: path)
+            }
+        }
+
+        func flush() throws(DuneEventsError) {
+            guard !buffer.isEmpty else { return }
+            do throws(Errno) {
+                try buffer.withUnsafeBytes { raw in Result { () throws(Errno) in try descriptor.writeAll(raw) } }.get()
+            } catch {
+                throw DuneEventsError(error, during: .write, path: path)
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Streams the checked lines of `file` into `output` (when given), redacting the
+    /// events of the selected samples; untouched lines are copied byte for byte.
+    ///
+    /// - Returns: How many events were (or would be) redacted.
+    static func copy(_ file: LogFile, _ scanned: Selection, into output: NewLogWriter?, path: String) throws(DuneEventsError) -> Int {
+        let chunkSize = 8 << 20
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        var carry: [UInt8] = []    // the start of a line cut by the chunk's end
+        var offset = 0
+        var lineIndex = 0
+        var redacted = 0
+        let newline = UInt8(ascii: "\n")
+
+        /// The redacted form of one whole line (without its `\n`), or `nil` when it stays as it is.
+        func redactedLine(_ line: UnsafeRawBufferPointer, index: Int) throws(DuneEventsError) -> [UInt8]? {
+            guard index < scanned.hashes.count else {
+                throw damage(DuneEventsError(.corruptLog, "the log changed while forget held the lock", location: .init(path: path, line: index + 1)), path: path)
+            }
+            let hash = scanned.hashes[index]
+            guard hash != 0, scanned.selectedHashes.contains(hash) else { return nil }
+            let decoded = Result { () throws(EventCodec.DecodeError) in try EventCodec.decode(line) }
+            guard case .success(let original) = decoded else {
+                throw damage(DuneEventsError(.corruptLog, "the line no longer decodes", location: .init(path: path, line: index + 1)), path: path)
+            }
+            let sampleID: String
+            switch original.payload {
+            case .sampleIngested(let sample): sampleID = sample.id
+            case .sampleDeleted(let deletion): sampleID = deletion.sampleID
+            default: return nil
+            }
+            guard scanned.selected.contains(sampleID) else { return nil }
+            redacted += 1
+            let event = Event(.redacted(RedactedEvent(sampleID: sampleID, type: original.type)))
+            return EventCodec.encodeLine(RecordedEvent(seq: original.seq, id: original.id, recordedAt: original.recordedAt, event: event))
+        }
+
+        while offset < scanned.validBytes {
+            let want = min(chunkSize, scanned.validBytes - offset)
+            let count = try chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(DuneEventsError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<want]), at: offset) }
+            }.get()
             if count == 0 { break }
             offset += count
-        }
-        return Array(bytes[..<offset])
-    }
-
-    /// Every line up to the last `\n`, checked (CRC, decoding, gapless seq).
-    /// A dry run treats a bad last line as a torn tail (a writer would move it aside).
-    static func scan(_ bytes: [UInt8], path: String, dryRun: Bool, selection: ForgetSelection) throws(DuneEventsError) -> ScannedLog {
-        var log = ScannedLog()
-        var matched: Set<String> = []
-        var lastIsDeletion: [String: Bool] = [:]
-        func finished() -> ScannedLog {
-            var result = log
-            result.selected = selection.deleted ? matched.filter { lastIsDeletion[$0] == true } : matched
-            return result
-        }
-        var start = 0
-        var lineNumber = 0
-        let end = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
-        while start < end {
-            let newline = bytes[start..<end].firstIndex(of: UInt8(ascii: "\n")) ?? end
-            lineNumber += 1
-            let range = start..<newline
-            let decoded: Result<RecordedEvent, EventCodec.DecodeError> = bytes.withUnsafeBytes { buffer in
-                let line = UnsafeRawBufferPointer(rebasing: buffer[range])
-                guard StoredLine.isIntact(line) else { return .failure(.init(reason: "the line's CRC does not match its bytes")) }
-                return Result { () throws(EventCodec.DecodeError) in try EventCodec.decode(line) }
-            }
-            switch decoded {
-            case .success(let event):
-                let expected = log.events.count + 1
-                guard event.seq == expected else {
-                    throw damage("seq \(event.seq) where \(expected) was expected", path: path, line: lineNumber, offset: start)
+            try chunk.withUnsafeBytes { raw in Result { () throws(DuneEventsError) in
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[..<count])
+                var start = 0        // the first byte of this chunk not yet written
+                var lineStart = 0
+                var position = 0
+                while position < count {
+                    guard bytes[position] == newline else { position += 1; continue }
+                    if !carry.isEmpty {
+                        // A line that began in the previous chunk.
+                        carry.append(contentsOf: bytes[..<position])
+                        let whole = carry
+                        let replacement = try whole.withUnsafeBytes { line in
+                            Result { () throws(DuneEventsError) in try redactedLine(line, index: lineIndex) }
+                        }.get()
+                        try output?.write(replacement ?? whole + [newline])
+                        carry.removeAll()
+                        start = position + 1
+                    } else if scanned.hashes.count <= lineIndex || scanned.hashes[lineIndex] != 0,
+                              let replacement = try redactedLine(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<position]), index: lineIndex) {
+                        // The untouched lines before it go out as they are, then the redacted line.
+                        try output?.write(UnsafeRawBufferPointer(rebasing: bytes[start..<lineStart]))
+                        try output?.write(replacement)
+                        start = position + 1
+                    }
+                    lineIndex += 1
+                    position += 1
+                    lineStart = position
                 }
-                var sampleID: String?
-                switch event.payload {
-                case .sampleIngested(let sample):
-                    sampleID = sample.id
-                    if selection.matches(sample) { matched.insert(sample.id) }
-                    lastIsDeletion[sample.id] = false
-                case .sampleDeleted(let deletion):
-                    sampleID = deletion.sampleID
-                    lastIsDeletion[deletion.sampleID] = true
-                default:
-                    sampleID = nil
-                }
-                log.events.append(ScannedLine(range: range, sampleID: sampleID))
-            case .failure(let error):
-                if dryRun, newline + 1 == end { return finished() }
-                throw damage(error.reason, path: path, line: lineNumber, offset: start)
-            }
-            start = newline + 1
+                try output?.write(UnsafeRawBufferPointer(rebasing: bytes[start..<lineStart]))
+                if lineStart < count { carry.append(contentsOf: bytes[lineStart..<count]) }
+            } }.get()
         }
-        return finished()
+        try output?.flush()
+        return redacted
     }
-
     private static func damage(_ reason: String, path: String, line: Int, offset: Int) -> DuneEventsError {
         DuneEventsError(.corruptLog, "\(reason); forget changes nothing in a damaged log. Run 'dune-replay verify' to see every problem, and restore the log from a backup or cut it at the last good line",
                         location: .init(path: path, line: line, byteOffset: offset))
@@ -242,7 +452,8 @@ package enum LogEraser {
 
     // MARK: - Files
 
-    private static func writeNewLog(_ bytes: [UInt8], path: String, protection: FileProtection) throws(DuneEventsError) -> LogFile {
+    private static func writeNewLog(_ bytes: [UInt8], path: String, protection: FileProtection,
+                                    step: (@Sendable (Step) -> Void)?) throws(DuneEventsError) -> LogFile {
         let newPath = newLogPath(forLog: path)
         let descriptor: FileDescriptor
         do throws(Errno) {
@@ -256,6 +467,7 @@ package enum LogEraser {
             // Nobody else knows this file yet; locking it now means the path is locked the moment it names it.
             try descriptor.lockExclusive(blocking: false)
             try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try descriptor.writeAll(buffer) } }.get()
+            step?(.written)
             try descriptor.durableSync()
             try FileSystem.syncDirectory(FileSystem.parentDirectory(of: path))
         } catch {

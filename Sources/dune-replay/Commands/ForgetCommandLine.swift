@@ -72,15 +72,19 @@ enum ForgetCommandLine {
             report = try LogEraser.rewrite(file: try LogFile.openForReading(path: path), selection: selection, dryRun: true,
                                            protection: .default).report
         } else {
+            let started = ContinuousClock.now
             let log = try EventLog(path: path, options: .init(create: false))
+            timingLine("opened", since: started)
             for warning in await log.warnings { Terminal.err(warning + "\n") }
             do {
-                report = try await log.forget(selection, dryRun: false)
+                report = try await log.forget(selection, dryRun: false, step: stepObserver(start: started))
             } catch {
                 await log.close()
                 throw error
             }
+            timingLine("state rebuilt from the new log", since: started)
             await log.close()
+            timingLine("closed (checkpoint written)", since: started)
         }
         for warning in report.warnings { Terminal.err(warning + "\n") }
 
@@ -96,6 +100,34 @@ enum ForgetCommandLine {
             Terminal.out(text(report, folders: folders))
         }
         return .success
+    }
+
+    /// With `DUNE_FORGET_TIMING=1`, prints `forget timing: <what> at <seconds> s` to stderr.
+    static func timingLine(_ what: String, since start: ContinuousClock.Instant) {
+        guard ProcessEnvironment.value(of: "DUNE_FORGET_TIMING") == "1" else { return }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        Terminal.err("forget timing: \(what) at \(seconds) s\n")
+    }
+
+    /// For benchmarks and the kill tests only (not part of the command's interface):
+    /// `DUNE_FORGET_TIMING=1` prints one stderr line per ``LogEraser/Step`` with the
+    /// seconds since the command opened the log, so the fsync can be timed apart;
+    /// `DUNE_FORGET_PAUSE_AT=<step>` prints `forget: paused at <step>` and spins
+    /// for 60 s there, so a test can kill the process at that exact moment.
+    static func stepObserver(start: ContinuousClock.Instant) -> (@Sendable (LogEraser.Step) -> Void)? {
+        let timing = ProcessEnvironment.value(of: "DUNE_FORGET_TIMING") == "1"
+        let pause = ProcessEnvironment.value(of: "DUNE_FORGET_PAUSE_AT").flatMap(LogEraser.Step.init(rawValue:))
+        guard timing || pause != nil else { return nil }
+        return { step in
+            if timing { timingLine(step.rawValue, since: start) }
+            if step == pause {
+                Terminal.err("forget: paused at \(step.rawValue)\n")
+                // A busy wait (the command line has no sleep without Dispatch or libc); a test kills it at once.
+                let deadline = ContinuousClock.now + .seconds(60)
+                while ContinuousClock.now < deadline {}
+            }
+        }
     }
 
     private static func selection(_ arguments: Arguments) throws(CommandFailure) -> ForgetSelection {
