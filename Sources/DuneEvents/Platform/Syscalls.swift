@@ -191,6 +191,13 @@ func system_monotonicNanoseconds() -> UInt64 {
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }
 
+/// `nanosleep(2)` for `seconds`, resumed after a signal until the time has passed.
+func system_sleep(seconds: Double) {
+    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+}
+
 // MARK: - Process
 
 /// `getenv(3)`, as a `String`; `nil` when unset or not UTF-8.

@@ -12,6 +12,12 @@ package enum SystemClock {
     package static func monotonicSeconds() -> Double {
         Double(system_monotonicNanoseconds()) / 1e9
     }
+
+    /// Blocks the calling thread for `seconds` (`nanosleep(2)`). For the
+    /// command line's test hooks only: never call it from async code.
+    package static func sleep(seconds: Double) {
+        system_sleep(seconds: seconds)
+    }
 }
 
 /// This process's id, for names of temporary files (`getpid(2)`).

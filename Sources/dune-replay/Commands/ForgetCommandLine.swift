@@ -113,8 +113,8 @@ enum ForgetCommandLine {
     /// For benchmarks and the kill tests only (not part of the command's interface):
     /// `DUNE_FORGET_TIMING=1` prints one stderr line per ``LogEraser/Step`` with the
     /// seconds since the command opened the log, so the fsync can be timed apart;
-    /// `DUNE_FORGET_PAUSE_AT=<step>` prints `forget: paused at <step>` and spins
-    /// for 60 s there, so a test can kill the process at that exact moment.
+    /// `DUNE_FORGET_PAUSE_AT=<step>` prints `forget: paused at <step>` and
+    /// sleeps 60 s there, so a test can kill the process at that exact moment.
     static func stepObserver(start: ContinuousClock.Instant) -> (@Sendable (LogEraser.Step) -> Void)? {
         let timing = ProcessEnvironment.value(of: "DUNE_FORGET_TIMING") == "1"
         let pause = ProcessEnvironment.value(of: "DUNE_FORGET_PAUSE_AT").flatMap(LogEraser.Step.init(rawValue:))
@@ -123,9 +123,8 @@ enum ForgetCommandLine {
             if timing { timingLine(step.rawValue, since: start) }
             if step == pause {
                 Terminal.err("forget: paused at \(step.rawValue)\n")
-                // A busy wait (the command line has no sleep without Dispatch or libc); a test kills it at once.
-                let deadline = ContinuousClock.now + .seconds(60)
-                while ContinuousClock.now < deadline {}
+                // Held here (the forget runs on the log's own queue, not the cooperative pool); a test kills it at once.
+                SystemClock.sleep(seconds: 60)
             }
         }
     }
