@@ -452,34 +452,6 @@ package enum LogEraser {
 
     // MARK: - Files
 
-    private static func writeNewLog(_ bytes: [UInt8], path: String, protection: FileProtection,
-                                    step: (@Sendable (Step) -> Void)?) throws(DuneEventsError) -> LogFile {
-        let newPath = newLogPath(forLog: path)
-        let descriptor: FileDescriptor
-        do throws(Errno) {
-            descriptor = try FileSystem.createFile(newPath, access: .readWriteAppend, ifExists: .truncate, protection: protection)
-        } catch {
-            throw DuneEventsError(error, during: .open, path: newPath)
-        }
-        let file = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: FileDescriptor.systemWrite)
-        do throws(Errno) {
-            try descriptor.setPermissions(0o600)
-            // Nobody else knows this file yet; locking it now means the path is locked the moment it names it.
-            try descriptor.lockExclusive(blocking: false)
-            try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try descriptor.writeAll(buffer) } }.get()
-            step?(.written)
-            try descriptor.durableSync()
-            try FileSystem.syncDirectory(FileSystem.parentDirectory(of: path))
-        } catch {
-            try? file.close()
-            try? remove(newPath)
-            var failure = DuneEventsError(error, during: .write, path: newPath)
-            failure.message += ". forget changed nothing: the log is as it was and the new file was removed"
-            throw failure
-        }
-        return file
-    }
-
     private static func writeJournal(path: String, protection: FileProtection) throws(DuneEventsError) {
         let text = Array("forget: the new log is complete; a writer that finds this file finishes the cleanup beside the log\n".utf8)
         do throws(Errno) {
