@@ -91,6 +91,17 @@ package enum LogCacheFile {
         (try? FileSystem.status(ofPath: path)) != nil
     }
 
+    /// Removes the temporary files (`<path>.tmp-<pid>`) that a process killed
+    /// while writing `path` atomically left behind. Call it only while holding
+    /// the log's writer lock, when no other process writes `path`.
+    package static func removeTemporaries(of path: String) {
+        let directory = FileSystem.parentDirectory(of: path)
+        let prefix = String(path.split(separator: "/").last ?? Substring(path)) + ".tmp-"
+        for name in FileSystem.entries(ofDirectory: directory) ?? [] where name.hasPrefix(prefix) {
+            remove(directory + "/" + name)
+        }
+    }
+
     /// Removes the file at `path`, if any.
     package static func remove(_ path: String) {
         try? FileSystem.remove(path)

@@ -120,17 +120,12 @@ package enum SnapshotFile {
         }) ?? false
     }
 
-    /// Removes the temporary files (`<log>.snapshot.tmp-<pid>`) that a process
-    /// killed while writing a snapshot left: they hold health data, and only
-    /// a process holding the writer lock writes snapshots, so none of them is
-    /// being written now.
+    /// Removes the temporary snapshots (`<log>.snapshot.tmp-<pid>`) a process
+    /// killed while writing one left: they hold health data, and only a
+    /// process holding the writer lock writes snapshots, so none is being
+    /// written now.
     package static func removeStaleTemporaries(logPath: String) {
-        let snapshot = path(forLog: logPath)
-        let directory = snapshot.lastIndex(of: "/").map { String(snapshot[..<$0]) } ?? "."
-        let prefix = String(snapshot[(snapshot.lastIndex(of: "/").map { snapshot.index(after: $0) } ?? snapshot.startIndex)...]) + ".tmp-"
-        for name in FolderContents.names(in: directory) ?? [] where name.hasPrefix(prefix) {
-            LogCacheFile.remove(directory + "/" + name)
-        }
+        LogCacheFile.removeTemporaries(of: path(forLog: logPath))
     }
 
     /// Removes the snapshot beside `logPath`, if any.
