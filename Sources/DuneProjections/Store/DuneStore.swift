@@ -128,11 +128,14 @@ public actor DuneStore {
         }
     }
 
-    /// Opens the log on a thread of its own: the open replays the deciders'
-    /// state and may wait for the lock, neither of which may hold a cooperative thread.
+    /// Opens the log on a thread of its own: the open may wait for the lock
+    /// (and, were the state not deferred, replay the deciders' state), neither
+    /// of which may hold a cooperative thread.
     private static func openLog(at path: String, options: Options) async throws -> EventLog {
+        // The deciders' state is rebuilt by the first append or forget, not here:
+        // opening to read the models does not pay for it (see `EventLog.Options.defersState`).
         let logOptions = EventLog.Options(durability: options.durability, waitForLock: options.waitForLock, create: true,
-                                          protection: options.protection)
+                                          protection: options.protection, defersState: true)
         // The replay of the deciders' state asks between batches whether the task was cancelled.
         let cancelled = CancellationFlag()
         let log: EventLog
@@ -395,7 +398,8 @@ public actor DuneStore {
     private func snapshotIfBehind(by threshold: Int) async {
         guard options.keepsSnapshots, let log else { return }
         let throughSeq = await models.set.throughSeq()
-        guard throughSeq - snapshotSeq >= max(1, threshold), let stamp = await log.stampAtEnd(), stamp.lastSeq == throughSeq else {
+        guard throughSeq - snapshotSeq >= max(1, threshold), let stamp = await log.stampAtEnd(expectedSeq: throughSeq),
+              stamp.lastSeq == throughSeq else {
             return
         }
         let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, syncStatus: await models.syncStatus.state)
