@@ -97,8 +97,9 @@ extension ReadinessProjection {
 }
 
 extension ReadinessProjection: SnapshotRestorable {
-    package mutating func advance(throughSeq seq: Int) {
-        throughSeq = max(throughSeq, seq)
+    mutating func restore(samples block: SampleBlock, index: SampleIndex, throughSeq seq: Int) {
+        samples = SampleStore(restoring: block, index: index, retaining: samples.retainedKinds)
+        throughSeq = seq
     }
 }
 

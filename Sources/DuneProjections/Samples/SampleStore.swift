@@ -257,6 +257,27 @@ package struct SampleStore: Sendable, Equatable {
         return SampleBlock(rows: rows, fullSamples: fullSamples, sources: sources)
     }
 
+    /// The store that folding `block` (a snapshot's live samples: each id
+    /// once, in `seq` order) into an empty one gives, built without folding:
+    /// the block is referenced as versions `1…n`, `index` (made by
+    /// `SampleIndex(indexing:)` over the same block, and shared by the
+    /// stores restored together until one of them writes) is taken as it is,
+    /// and the days are filled in one pass.
+    ///
+    /// - Complexity: O(n) for n samples.
+    init(restoring block: SampleBlock, index: SampleIndex, retaining retainedKinds: Set<SampleKind>) {
+        self.init(retaining: retainedKinds)
+        versions = SampleVersions(restoring: block)
+        self.index = index
+        block.rows.withUnsafeBufferPointer { rows in
+            for row in 0..<rows.count {
+                let packed = rows[row]
+                let day = packed.isFull ? block.fullSamples[packed.fullIndex].day.ordinal : packed.packedDayOrdinal
+                buckets.add(UInt32(row + 1), day: day, retained: retains(packed.kindIndex))
+            }
+        }
+    }
+
     // MARK: - Internals for the read models
 
     /// The sample versions, for ``modelDailyValues()``.

@@ -325,6 +325,9 @@ public actor DuneStore {
     /// The seq of the last event folded into the read models (0 for an empty log).
     public var throughSeq: Int { get async { await models.set.throughSeq() } }
 
+    /// Whether the log's deciders' state is rebuilt (it is deferred until the first append or forget).
+    var decidersAreLoaded: Bool { get async { await log?.hasLoadedState ?? false } }
+
     // MARK: - Suspending and closing
 
     /// Releases the writer lock and keeps the read models, for an app about
