@@ -48,7 +48,10 @@ import DuneEvents
         let before = Self.folded(events.prefix(cutSeq))
         let snapshot = try #require(try Self.roundTrip(ProjectionSnapshot(readiness: before.readiness, syncStatus: before.syncStatus)))
         var restored = await snapshot.restore()
-        // The restored state reads exactly as the state it was taken from …
+        // The restored state reads exactly as the state it was taken from (readiness from the
+        // snapshot's day inputs, not from the samples) …
+        #expect(restored.readiness.readsModelFromSnapshotInputs)
+        #expect(restored.readiness.readModel() == before.readiness.readModel())
         #expect(Self.files(restored) == Self.files(before))
         #expect(restored.readiness.samples == before.readiness.samples)
         #expect(restored.weeklyStats.samples == before.weeklyStats.samples)
@@ -58,6 +61,7 @@ import DuneEvents
         restored.trends.apply(tail)
         restored.weeklyStats.apply(tail)
         restored.syncStatus.apply(tail)
+        #expect(restored.readiness.readsModelFromSnapshotInputs == tail.lastSeq.map { $0 <= cutSeq } ?? true)
         #expect(Self.files(restored) == Self.files(Self.folded(events)))
     }
 
@@ -95,6 +99,39 @@ import DuneEvents
         }
         #expect(decoded.profileSleepTargetMinutes == snapshot.profileSleepTargetMinutes && decoded.profileSeq == snapshot.profileSeq)
         #expect(decoded.syncStatus.readModel() == snapshot.syncStatus.readModel())
+        let inputs = try #require(decoded.readinessInputs)
+        #expect(inputs.count == states.readiness.readModel().days.count && inputs == snapshot.readinessInputs)
+        #expect(inputs.contains { $0.hrv == nil } && inputs.contains { $0.sleepMinutes != nil })
+    }
+
+    @Test func samplesKeptWholeRoundTripExactly() throws {
+        let odd = try Timestamp(parsing: "2026-03-01T06:00:00.500+00:00")
+        let later = try Timestamp(parsing: "2026-03-01T07:15:00-05:30")
+        let samples = [
+            Sample(id: "not-a-uuid", kind: .bodyMass, start: odd, end: odd, source: "Scale ✓",
+                   reading: .quantity(Quantity(value: 70.5, inputValue: 155.4, inputUnit: "lb"))),
+            Sample(id: "w", kind: .workout, start: odd, end: later, source: "Watch",
+                   reading: .workout(WorkoutSummary(activityType: "running", energyKcal: 400, distanceMeters: nil, volumeKg: 12,
+                                                    inputEnergy: .init(value: 1673.6, unit: "kJ"), inputDistance: .init(value: 5, unit: "mi")))),
+            Sample(id: "w2", kind: .workout, start: odd, end: later, source: "", reading: .workout(WorkoutSummary(activityType: "yoga"))),
+            Sample(id: "s", kind: .sleep, start: odd, end: later, source: "Ring", reading: .sleep(.asleepREM)),
+        ]
+        var writer = BinaryWriter()
+        for sample in samples { sample.writeSnapshot(to: &writer) }
+        var reader = BinaryReader(writer.bytes, from: 0)
+        for sample in samples {
+            let decoded = try #require(Sample(snapshot: &reader))
+            #expect(decoded == sample)
+            #expect(decoded.start.text == sample.start.text && decoded.end.text == sample.end.text)
+        }
+        #expect(reader.isAtEnd)
+        // A cut anywhere leaves some sample undecodable.
+        for cut in 0..<writer.bytes.count {
+            var cutReader = BinaryReader(Array(writer.bytes.prefix(cut)), from: 0)
+            var decoded = 0
+            while Sample(snapshot: &cutReader) != nil { decoded += 1 }
+            #expect(decoded < samples.count)
+        }
     }
 
     @Test func damageInAnySectionIsDetected() throws {

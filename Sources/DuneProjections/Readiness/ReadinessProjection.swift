@@ -27,6 +27,9 @@ package struct ReadinessProjection: Projection, Equatable {
     package private(set) var profileSleepTargetMinutes: Double?
     /// The `seq` of that `profile.updated` event.
     package private(set) var profileSeq: Int?
+    /// The model's day inputs at a seq, kept by a snapshot: ``readModel()`` uses
+    /// them while ``throughSeq`` is still that seq instead of reading every sample.
+    private var restoredInputs = InputsCache()
 
     package init() {}
 
@@ -67,8 +70,14 @@ package struct ReadinessProjection: Projection, Equatable {
     /// The read model: every day with a sample.
     /// - Complexity: O(n log n) for n samples.
     package func readModel() -> ReadinessModel {
-        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.modelDailyValues())
+        if let cached = restoredInputs.days, restoredInputs.throughSeq == throughSeq {
+            return ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, inputs: cached)
+        }
+        return ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.modelDailyValues())
     }
+
+    /// Whether ``readModel()`` would compute from a snapshot's day inputs instead of the samples.
+    package var readsModelFromSnapshotInputs: Bool { restoredInputs.days != nil && restoredInputs.throughSeq == throughSeq }
 
     /// Day `date` alone, computed from only D−60…D by the same code as
     /// ``readModel()``; `nil` when the day has no sample.
@@ -93,6 +102,21 @@ extension ReadinessProjection {
     package mutating func restoreProfile(sleepTargetMinutes: Double?, seq: Int?) {
         profileSleepTargetMinutes = sleepTargetMinutes
         profileSeq = seq
+    }
+
+    /// Keeps a snapshot's model inputs (``ReadinessDay/Inputs`` of every day,
+    /// taken when ``throughSeq`` was `seq`) for ``readModel()``.
+    mutating func restoreModelInputs(_ days: [ReadinessDay.Inputs], throughSeq seq: Int) {
+        restoredInputs = InputsCache(throughSeq: seq, days: days)
+    }
+
+    /// A cache, not state: two projections that folded the same events are
+    /// equal whether or not one of them has it.
+    struct InputsCache: Sendable, Equatable {
+        var throughSeq = -1
+        var days: [ReadinessDay.Inputs]?
+
+        static func == (lhs: InputsCache, rhs: InputsCache) -> Bool { true }
     }
 }
 

@@ -15,7 +15,11 @@ import DuneEvents
 /// - the latest sleep target and its seq;
 /// - the sync-status state as it is (it counts every refresh and task event,
 ///   so it cannot be refolded from fewer events);
-/// - the seq it was taken at.
+/// - the seq it was taken at;
+/// - the readiness model's day inputs (``ReadinessDay/Inputs``, 33 bytes a
+///   day): a store's first readiness read after opening computes the model
+///   from them instead of from every sample — a cache of what the samples
+///   give, used only while no later event has been folded.
 ///
 /// The file's layout (sections, checks) is in `SnapshotFile`; this type
 /// encodes the small parts (``writeMeta(to:)``) and holds the large ones.
@@ -39,26 +43,33 @@ package struct ProjectionSnapshot: Sendable {
     package var profileSleepTargetMinutes: Double?
     package var profileSeq: Int?
     package var syncStatus: SyncStatusProjection
+    /// The readiness model's inputs for every day at ``throughSeq``; `nil` in a snapshot without them.
+    package var readinessInputs: [ReadinessDay.Inputs]?
 
     /// The snapshot of projections that have all folded the same events.
+    /// - Parameter readinessModel: `readiness`'s read model when the caller
+    ///   has it (an actor's cached one); computed here otherwise.
     /// - Complexity: O(n log n) for n current samples (sorting them, building the index).
-    package init(readiness: ReadinessProjection, syncStatus: SyncStatusProjection) {
+    package init(readiness: ReadinessProjection, syncStatus: SyncStatusProjection, readinessModel: ReadinessModel? = nil) {
         throughSeq = max(readiness.throughSeq, syncStatus.throughSeq)
         samples = readiness.samples.liveBlock()
         index = SampleIndex(indexing: samples)
         profileSleepTargetMinutes = readiness.profileSleepTargetMinutes
         profileSeq = readiness.profileSeq
         self.syncStatus = syncStatus
+        let model = readinessModel.flatMap { $0.throughSeq == readiness.throughSeq ? $0 : nil } ?? readiness.readModel()
+        readinessInputs = model.days.map(ReadinessDay.Inputs.init(of:))
     }
 
     init(throughSeq: Int, samples: SampleBlock, index: SampleIndex, profileSleepTargetMinutes: Double?, profileSeq: Int?,
-         syncStatus: SyncStatusProjection) {
+         syncStatus: SyncStatusProjection, readinessInputs: [ReadinessDay.Inputs]?) {
         self.throughSeq = throughSeq
         self.samples = samples
         self.index = index
         self.profileSleepTargetMinutes = profileSleepTargetMinutes
         self.profileSeq = profileSeq
         self.syncStatus = syncStatus
+        self.readinessInputs = readinessInputs
     }
 
     // MARK: - Restoring
@@ -72,6 +83,7 @@ package struct ProjectionSnapshot: Sendable {
             var state = ReadinessProjection()
             state.restore(samples: samples, index: index, throughSeq: throughSeq)
             state.restoreProfile(sleepTargetMinutes: profileSleepTargetMinutes, seq: profileSeq)
+            if let readinessInputs { state.restoreModelInputs(readinessInputs, throughSeq: throughSeq) }
             return state
         }()
         async let trends = Self.restored(TrendsProjection(), self)
@@ -98,6 +110,7 @@ package struct ProjectionSnapshot: Sendable {
         var profileSleepTargetMinutes: Double?
         var profileSeq: Int?
         var syncStatus: SyncStatusProjection
+        var readinessInputs: [ReadinessDay.Inputs]?
     }
 
     /// ```
@@ -105,9 +118,12 @@ package struct ProjectionSnapshot: Sendable {
     /// rows: count                Int64 (the rows themselves are a section of their own)
     /// index: capacity            Int64 (its slots too)
     /// sources                    count, then length-prefixed UTF-8
-    /// full samples               count, then length-prefixed stored lines
+    /// full samples               count, then each field by field (Sample+Snapshot.swift)
     /// profile                    present UInt8, minutes Double, seq Int64
     /// sync status                see SyncStatusProjection+Snapshot.swift
+    /// readiness inputs           present UInt8; count, then per day: ordinal Int64,
+    ///                            which values are present UInt8 (1 hrv, 2 rhr, 4 sleep),
+    ///                            hrv, rhr, sleep minutes Double (0 when absent)
     /// ```
     func writeMeta(to writer: inout BinaryWriter) {
         writer.integer(throughSeq)
@@ -116,16 +132,21 @@ package struct ProjectionSnapshot: Sendable {
         writer.integer(samples.sources.count)
         for source in samples.sources { writer.string(source) }
         writer.integer(samples.fullSamples.count)
-        for sample in samples.fullSamples {
-            // A full sample is kept as the stored line of an event that carries it (its row has the
-            // real seq): the codec that reads the log reads it back exactly.
-            writer.data(EventCodec.encodeLine(RecordedEvent(seq: 1, id: Self.placeholderEventID, recordedAt: Self.placeholderTime,
-                                                            event: Event(.sampleIngested(sample)))))
-        }
+        for sample in samples.fullSamples { sample.writeSnapshot(to: &writer) }
         writer.uint8(profileSleepTargetMinutes == nil ? 0 : 1)
         writer.double(profileSleepTargetMinutes ?? 0)
         writer.integer(profileSeq ?? 0)
         syncStatus.write(to: &writer)
+        writer.uint8(readinessInputs == nil ? 0 : 1)
+        guard let readinessInputs else { return }
+        writer.integer(readinessInputs.count)
+        for day in readinessInputs {
+            writer.integer(day.date.ordinal)
+            writer.uint8((day.hrv == nil ? 0 : 1) | (day.rhr == nil ? 0 : 2) | (day.sleepMinutes == nil ? 0 : 4))
+            writer.double(day.hrv ?? 0)
+            writer.double(day.rhr ?? 0)
+            writer.double(day.sleepMinutes ?? 0)
+        }
     }
 
     /// The meta part `reader` holds, or `nil` when its bytes are not a whole, valid one.
@@ -141,19 +162,32 @@ package struct ProjectionSnapshot: Sendable {
         }
         guard let fullCount = reader.count(itemBytes: 8) else { return nil }
         var fullSamples: [Sample] = []
+        fullSamples.reserveCapacity(fullCount)
         for _ in 0..<fullCount {
-            guard let line = reader.data(),
-                  let event = try? line.withUnsafeBytes({ try EventCodec.decode($0) }),
-                  case .sampleIngested(let sample) = event.payload
-            else { return nil }
+            guard let sample = Sample(snapshot: &reader) else { return nil }
             fullSamples.append(sample)
         }
         guard let hasProfile = reader.uint8(), let minutes = reader.double(), let profileSeq = reader.integer(),
-              let syncStatus = SyncStatusProjection(from: &reader)
+              let syncStatus = SyncStatusProjection(from: &reader), let hasInputs = reader.uint8(), hasInputs <= 1
         else { return nil }
+        var readinessInputs: [ReadinessDay.Inputs]?
+        if hasInputs == 1 {
+            guard let count = reader.count(itemBytes: 33) else { return nil }
+            var days: [ReadinessDay.Inputs] = []
+            days.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let ordinal = reader.integer(), abs(ordinal) < 100_000_000, let present = reader.uint8(), present < 8,
+                      let hrv = reader.double(), let rhr = reader.double(), let sleep = reader.double(),
+                      days.last.map({ $0.date.ordinal < ordinal }) ?? true
+                else { return nil }
+                days.append(ReadinessDay.Inputs(date: DayKey(ordinal: ordinal), hrv: present & 1 != 0 ? hrv : nil,
+                                                rhr: present & 2 != 0 ? rhr : nil, sleepMinutes: present & 4 != 0 ? sleep : nil))
+            }
+            readinessInputs = days
+        }
         return Meta(throughSeq: throughSeq, rowCount: rowCount, indexCapacity: indexCapacity, sources: sources,
                     fullSamples: fullSamples, profileSleepTargetMinutes: hasProfile == 1 ? minutes : nil,
-                    profileSeq: hasProfile == 1 ? profileSeq : nil, syncStatus: syncStatus)
+                    profileSeq: hasProfile == 1 ? profileSeq : nil, syncStatus: syncStatus, readinessInputs: readinessInputs)
     }
 
     /// Whether `rows` are what ``writeMeta(to:)`` and the row section of a
@@ -174,8 +208,6 @@ package struct ProjectionSnapshot: Sendable {
         return previousSeq <= meta.throughSeq
     }
 
-    private static let placeholderEventID = "00000000-0000-7000-8000-000000000000"
-    private static let placeholderTime = Timestamp(epochSeconds: 0, offsetSeconds: 0)
 }
 
 /// The four projections' states, restored together.

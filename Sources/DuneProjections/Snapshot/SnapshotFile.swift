@@ -125,7 +125,7 @@ package enum SnapshotFile {
         let samples = SampleBlock(rows: rows, fullSamples: meta.fullSamples, sources: meta.sources)
         return .success((ProjectionSnapshot(throughSeq: meta.throughSeq, samples: samples, index: index,
                                             profileSleepTargetMinutes: meta.profileSleepTargetMinutes, profileSeq: meta.profileSeq,
-                                            syncStatus: meta.syncStatus), stamp))
+                                            syncStatus: meta.syncStatus, readinessInputs: meta.readinessInputs), stamp))
     }
 
     /// The sections' lengths and checks, when `file` starts with a whole
@@ -236,7 +236,8 @@ package enum SnapshotFile {
     @discardableResult
     package static func writeIfLockFree(_ projections: ProjectionSet, logPath: String) async -> Bool {
         guard let readiness = projections.readiness, let syncStatus = projections.syncStatus else { return false }
-        let snapshot = ProjectionSnapshot(readiness: await readiness.state, syncStatus: await syncStatus.state)
+        let snapshot = ProjectionSnapshot(readiness: await readiness.state, syncStatus: await syncStatus.state,
+                                          readinessModel: await readiness.readModel())
         return (try? await DispatchQueueExecutor(label: "dune.snapshot-write").run { () throws(DuneEventsError) -> Bool in
             let log = try LogFile.openForAppend(path: logPath, create: false, lock: .failIfLocked)
             defer { try? log.close() }

@@ -405,7 +405,8 @@ public actor DuneStore {
               stamp.lastSeq == throughSeq else {
             return
         }
-        let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, syncStatus: await models.syncStatus.state)
+        let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, syncStatus: await models.syncStatus.state,
+                                          readinessModel: await models.readiness.readModel())
         let path = path
         let protection = options.protection
         do {
