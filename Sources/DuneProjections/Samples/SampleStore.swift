@@ -200,6 +200,39 @@ package struct SampleStore: Sendable, Equatable {
         return DailyValues(date: day, samples: samples(on: day))
     }
 
+    /// How many current retained samples each source has — what counting
+    /// ``samples(on:)`` of every day by `sample.source` gives, without
+    /// building the samples: packed rows are counted by their block's source
+    /// number, and the numbers are named once at the end. Only looked up by
+    /// name, never iterated in hash order by the caller's output.
+    /// - Complexity: O(n) for n retained samples.
+    package func sampleCountsBySource() -> [String: Int] {
+        let (blocks, firstVersions) = allVersions
+        var perSource = blocks.map { [Int](repeating: 0, count: $0.sources.count) }
+        var counts: [String: Int] = [:]
+        for bucket in buckets.occupied {
+            for version in bucket.retained {
+                var low = 0
+                var high = firstVersions.count
+                while high - low > 1 {
+                    let mid = (low + high) / 2
+                    if firstVersions[mid] <= version { low = mid } else { high = mid }
+                }
+                let block = blocks[low]
+                let packed = block.rows[Int(version - firstVersions[low])]
+                if packed.isFull {
+                    counts[block.fullSamples[packed.fullIndex].source, default: 0] += 1
+                } else {
+                    perSource[low][Int(packed.source)] += 1
+                }
+            }
+        }
+        for (block, blockCounts) in zip(blocks, perSource) {
+            for (source, count) in zip(block.sources, blockCounts) where count > 0 { counts[source, default: 0] += count }
+        }
+        return counts
+    }
+
     // MARK: - Equality
 
     /// Stores are equal when they track the same samples (id, version `seq`

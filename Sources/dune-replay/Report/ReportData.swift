@@ -46,10 +46,7 @@ struct ReportData {
         let readinessState = await readinessActor.state
         let trendsState = await trendsActor.state
         let readiness = readinessState.readModel()
-        var counts: [String: Int] = [:]
-        for day in trendsState.samples.days {
-            for stored in trendsState.samples.samples(on: day) { counts[stored.sample.source, default: 0] += 1 }
-        }
+        let counts = trendsState.samples.sampleCountsBySource()
         let sources = counts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { SourceCount(source: $0, samples: counts[$0] ?? 0) }
         return ReportData(
