@@ -46,12 +46,13 @@ import DuneEvents
         #expect(events.count > 2_000)
         let cutSeq = max(1, Int(Double(events.count) * cut))
         let before = Self.folded(events.prefix(cutSeq))
-        let snapshot = try #require(try Self.roundTrip(ProjectionSnapshot(readiness: before.readiness, syncStatus: before.syncStatus)))
+        let snapshot = try #require(try Self.roundTrip(ProjectionSnapshot(readiness: before.readiness, trends: before.trends, syncStatus: before.syncStatus)))
         var restored = await snapshot.restore()
         // The restored state reads exactly as the state it was taken from (readiness from the
         // snapshot's day inputs, not from the samples) …
-        #expect(restored.readiness.readsModelFromSnapshotInputs)
+        #expect(restored.readiness.readsModelFromSnapshotMetrics && restored.trends.readsModelFromSnapshotMetrics)
         #expect(restored.readiness.readModel() == before.readiness.readModel())
+        #expect(restored.trends.readModel() == before.trends.readModel())
         #expect(Self.files(restored) == Self.files(before))
         #expect(restored.readiness.samples == before.readiness.samples)
         #expect(restored.weeklyStats.samples == before.weeklyStats.samples)
@@ -61,7 +62,7 @@ import DuneEvents
         restored.trends.apply(tail)
         restored.weeklyStats.apply(tail)
         restored.syncStatus.apply(tail)
-        #expect(restored.readiness.readsModelFromSnapshotInputs == tail.lastSeq.map { $0 <= cutSeq } ?? true)
+        #expect(restored.readiness.readsModelFromSnapshotMetrics == tail.lastSeq.map { $0 <= cutSeq } ?? true)
         #expect(Self.files(restored) == Self.files(Self.folded(events)))
     }
 
@@ -74,7 +75,7 @@ import DuneEvents
         try log.workout(id: "w", "running", from: "2026-03-02T17:00:00Z", to: "2026-03-02T17:45:00Z", energyKcal: 400,
                         distanceMeters: 8000, volumeKg: nil)
         let states = Self.folded(log.events)
-        let snapshot = try #require(try Self.roundTrip(ProjectionSnapshot(readiness: states.readiness, syncStatus: states.syncStatus)))
+        let snapshot = try #require(try Self.roundTrip(ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)))
         #expect(snapshot.samples.rows.map(\.seq) == [3, 5])
         #expect(snapshot.samples.sample(at: 0).quantity?.value == 42)
         #expect(snapshot.samples.sample(at: 1).workout?.activityType == "running")
@@ -83,7 +84,7 @@ import DuneEvents
 
     @Test func theSectionsRoundTrip() throws {
         let states = Self.folded(Self.events.prefix(3_000))
-        let snapshot = ProjectionSnapshot(readiness: states.readiness, syncStatus: states.syncStatus)
+        let snapshot = ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)
         #expect(snapshot.samples.fullSamples.count > 0, "the log has workouts, kept whole")
         let decoded = try #require(try Self.roundTrip(snapshot))
         #expect(decoded.throughSeq == snapshot.throughSeq)
@@ -99,9 +100,10 @@ import DuneEvents
         }
         #expect(decoded.profileSleepTargetMinutes == snapshot.profileSleepTargetMinutes && decoded.profileSeq == snapshot.profileSeq)
         #expect(decoded.syncStatus.readModel() == snapshot.syncStatus.readModel())
-        let inputs = try #require(decoded.readinessInputs)
-        #expect(inputs.count == states.readiness.readModel().days.count && inputs == snapshot.readinessInputs)
-        #expect(inputs.contains { $0.hrv == nil } && inputs.contains { $0.sleepMinutes != nil })
+        let metrics = try #require(decoded.dailyMetrics)
+        #expect(metrics.count == states.readiness.readModel().days.count && metrics == snapshot.dailyMetrics)
+        #expect(metrics.contains { $0.value(.hrv) == nil } && metrics.contains { $0.value(.sleepMinutes) != nil })
+        #expect(metrics.contains { $0.value(.workoutMinutes) != nil } && metrics.contains { $0.value(.steps) != nil })
     }
 
     @Test func samplesKeptWholeRoundTripExactly() throws {
@@ -136,7 +138,7 @@ import DuneEvents
 
     @Test func damageInAnySectionIsDetected() throws {
         let states = Self.folded(Self.events.prefix(1_500))
-        let snapshot = ProjectionSnapshot(readiness: states.readiness, syncStatus: states.syncStatus)
+        let snapshot = ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)
         let bytes = SnapshotFile.encoded(snapshot, at: Self.stamp(snapshot))
         #expect(try Self.decode(bytes) != nil)
         // Every cut short of the end is refused: nothing half-read is ever restored.
@@ -165,7 +167,7 @@ import DuneEvents
 
     @Test func rowsAndIndexesThatPassTheirChecksButNotTheirRulesAreRefused() throws {
         let states = Self.folded(Self.events.prefix(1_500))
-        let snapshot = ProjectionSnapshot(readiness: states.readiness, syncStatus: states.syncStatus)
+        let snapshot = ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)
         // A row that names no sample kind, written with valid checks (as a bug, not damage, would).
         var rows = snapshot.samples.rows
         rows[0].kindIndex = 0xFF

@@ -73,9 +73,10 @@ public struct ReadinessDay: Sendable, Equatable {
             self.init(date: daily.date, hrv: daily.hrv?.value, rhr: daily.restingHeartRate?.value, sleepMinutes: daily.sleep?.minutes)
         }
 
-        /// The inputs `day` was computed from.
-        package init(of day: ReadinessDay) {
-            self.init(date: day.date, hrv: day.hrv, rhr: day.rhr, sleepMinutes: day.sleepMinutes)
+        /// The inputs in a day's metrics.
+        package init(metrics: DailyMetrics) {
+            self.init(date: metrics.date, hrv: metrics.value(.hrv), rhr: metrics.value(.restingHeartRate),
+                      sleepMinutes: metrics.value(.sleepMinutes))
         }
     }
 

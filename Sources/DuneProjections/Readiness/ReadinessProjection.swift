@@ -27,9 +27,9 @@ package struct ReadinessProjection: Projection, Equatable {
     package private(set) var profileSleepTargetMinutes: Double?
     /// The `seq` of that `profile.updated` event.
     package private(set) var profileSeq: Int?
-    /// The model's day inputs at a seq, kept by a snapshot: ``readModel()`` uses
+    /// The days' metrics at a seq, kept by a snapshot: ``readModel()`` uses
     /// them while ``throughSeq`` is still that seq instead of reading every sample.
-    private var restoredInputs = InputsCache()
+    private var restoredMetrics = DailyMetricsCache()
 
     package init() {}
 
@@ -70,14 +70,15 @@ package struct ReadinessProjection: Projection, Equatable {
     /// The read model: every day with a sample.
     /// - Complexity: O(n log n) for n samples.
     package func readModel() -> ReadinessModel {
-        if let cached = restoredInputs.days, restoredInputs.throughSeq == throughSeq {
-            return ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, inputs: cached)
+        if let cached = restoredMetrics.days(at: throughSeq) {
+            return ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes,
+                                  inputs: cached.map(ReadinessDay.Inputs.init(metrics:)))
         }
         return ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.modelDailyValues())
     }
 
-    /// Whether ``readModel()`` would compute from a snapshot's day inputs instead of the samples.
-    package var readsModelFromSnapshotInputs: Bool { restoredInputs.days != nil && restoredInputs.throughSeq == throughSeq }
+    /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.
+    package var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
 
     /// Day `date` alone, computed from only D−60…D by the same code as
     /// ``readModel()``; `nil` when the day has no sample.
@@ -104,19 +105,10 @@ extension ReadinessProjection {
         profileSeq = seq
     }
 
-    /// Keeps a snapshot's model inputs (``ReadinessDay/Inputs`` of every day,
-    /// taken when ``throughSeq`` was `seq`) for ``readModel()``.
-    mutating func restoreModelInputs(_ days: [ReadinessDay.Inputs], throughSeq seq: Int) {
-        restoredInputs = InputsCache(throughSeq: seq, days: days)
-    }
-
-    /// A cache, not state: two projections that folded the same events are
-    /// equal whether or not one of them has it.
-    struct InputsCache: Sendable, Equatable {
-        var throughSeq = -1
-        var days: [ReadinessDay.Inputs]?
-
-        static func == (lhs: InputsCache, rhs: InputsCache) -> Bool { true }
+    /// Keeps a snapshot's ``DailyMetrics`` of every day, taken when
+    /// ``throughSeq`` was `seq`, for ``readModel()``.
+    mutating func restoreModelMetrics(_ days: [DailyMetrics], throughSeq seq: Int) {
+        restoredMetrics = DailyMetricsCache(throughSeq: seq, days: days)
     }
 }
 

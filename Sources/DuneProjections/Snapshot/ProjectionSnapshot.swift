@@ -16,10 +16,10 @@ import DuneEvents
 /// - the sync-status state as it is (it counts every refresh and task event,
 ///   so it cannot be refolded from fewer events);
 /// - the seq it was taken at;
-/// - the readiness model's day inputs (``ReadinessDay/Inputs``, 33 bytes a
-///   day): a store's first readiness read after opening computes the model
-///   from them instead of from every sample — a cache of what the samples
-///   give, used only while no later event has been folded.
+/// - the eight metric values of every day (``DailyMetrics``, 9–73 bytes a
+///   day): the first readiness or trends read after a restore computes the
+///   model from them instead of from every sample — a cache of what the
+///   samples give, used only while no later event has been folded.
 ///
 /// The file's layout (sections, checks) is in `SnapshotFile`; this type
 /// encodes the small parts (``writeMeta(to:)``) and holds the large ones.
@@ -43,33 +43,31 @@ package struct ProjectionSnapshot: Sendable {
     package var profileSleepTargetMinutes: Double?
     package var profileSeq: Int?
     package var syncStatus: SyncStatusProjection
-    /// The readiness model's inputs for every day at ``throughSeq``; `nil` in a snapshot without them.
-    package var readinessInputs: [ReadinessDay.Inputs]?
+    /// The metrics of every day at ``throughSeq``; `nil` in a snapshot without them.
+    package var dailyMetrics: [DailyMetrics]?
 
     /// The snapshot of projections that have all folded the same events.
-    /// - Parameter readinessModel: `readiness`'s read model when the caller
-    ///   has it (an actor's cached one); computed here otherwise.
-    /// - Complexity: O(n log n) for n current samples (sorting them, building the index).
-    package init(readiness: ReadinessProjection, syncStatus: SyncStatusProjection, readinessModel: ReadinessModel? = nil) {
+    /// - Complexity: O(n log n) for n current samples (sorting them, building
+    ///   the index, computing the days' metrics from `trends`, which keeps every kind).
+    package init(readiness: ReadinessProjection, trends: TrendsProjection, syncStatus: SyncStatusProjection) {
         throughSeq = max(readiness.throughSeq, syncStatus.throughSeq)
         samples = readiness.samples.liveBlock()
         index = SampleIndex(indexing: samples)
         profileSleepTargetMinutes = readiness.profileSleepTargetMinutes
         profileSeq = readiness.profileSeq
         self.syncStatus = syncStatus
-        let model = readinessModel.flatMap { $0.throughSeq == readiness.throughSeq ? $0 : nil } ?? readiness.readModel()
-        readinessInputs = model.days.map(ReadinessDay.Inputs.init(of:))
+        dailyMetrics = trends.samples.modelDailyValues().map(DailyMetrics.init)
     }
 
     init(throughSeq: Int, samples: SampleBlock, index: SampleIndex, profileSleepTargetMinutes: Double?, profileSeq: Int?,
-         syncStatus: SyncStatusProjection, readinessInputs: [ReadinessDay.Inputs]?) {
+         syncStatus: SyncStatusProjection, dailyMetrics: [DailyMetrics]?) {
         self.throughSeq = throughSeq
         self.samples = samples
         self.index = index
         self.profileSleepTargetMinutes = profileSleepTargetMinutes
         self.profileSeq = profileSeq
         self.syncStatus = syncStatus
-        self.readinessInputs = readinessInputs
+        self.dailyMetrics = dailyMetrics
     }
 
     // MARK: - Restoring
@@ -83,10 +81,14 @@ package struct ProjectionSnapshot: Sendable {
             var state = ReadinessProjection()
             state.restore(samples: samples, index: index, throughSeq: throughSeq)
             state.restoreProfile(sleepTargetMinutes: profileSleepTargetMinutes, seq: profileSeq)
-            if let readinessInputs { state.restoreModelInputs(readinessInputs, throughSeq: throughSeq) }
+            if let dailyMetrics { state.restoreModelMetrics(dailyMetrics, throughSeq: throughSeq) }
             return state
         }()
-        async let trends = Self.restored(TrendsProjection(), self)
+        async let trends = { () -> TrendsProjection in
+            var state = Self.restored(TrendsProjection(), self)
+            if let dailyMetrics { state.restoreModelMetrics(dailyMetrics, throughSeq: throughSeq) }
+            return state
+        }()
         async let weeklyStats = Self.restored(WeeklyStatsProjection(), self)
         return StoreProjectionStates(readiness: await readiness, trends: await trends, weeklyStats: await weeklyStats,
                                      syncStatus: syncStatus)
@@ -110,7 +112,7 @@ package struct ProjectionSnapshot: Sendable {
         var profileSleepTargetMinutes: Double?
         var profileSeq: Int?
         var syncStatus: SyncStatusProjection
-        var readinessInputs: [ReadinessDay.Inputs]?
+        var dailyMetrics: [DailyMetrics]?
     }
 
     /// ```
@@ -121,9 +123,9 @@ package struct ProjectionSnapshot: Sendable {
     /// full samples               count, then each field by field (Sample+Snapshot.swift)
     /// profile                    present UInt8, minutes Double, seq Int64
     /// sync status                see SyncStatusProjection+Snapshot.swift
-    /// readiness inputs           present UInt8; count, then per day: ordinal Int64,
-    ///                            which values are present UInt8 (1 hrv, 2 rhr, 4 sleep),
-    ///                            hrv, rhr, sleep minutes Double (0 when absent)
+    /// daily metrics              present UInt8; count, then per day: ordinal Int64,
+    ///                            which metrics it has UInt8 (bit i: TrendMetric.allCases[i]),
+    ///                            and those values, Double each
     /// ```
     func writeMeta(to writer: inout BinaryWriter) {
         writer.integer(throughSeq)
@@ -137,15 +139,13 @@ package struct ProjectionSnapshot: Sendable {
         writer.double(profileSleepTargetMinutes ?? 0)
         writer.integer(profileSeq ?? 0)
         syncStatus.write(to: &writer)
-        writer.uint8(readinessInputs == nil ? 0 : 1)
-        guard let readinessInputs else { return }
-        writer.integer(readinessInputs.count)
-        for day in readinessInputs {
+        writer.uint8(dailyMetrics == nil ? 0 : 1)
+        guard let dailyMetrics else { return }
+        writer.integer(dailyMetrics.count)
+        for day in dailyMetrics {
             writer.integer(day.date.ordinal)
-            writer.uint8((day.hrv == nil ? 0 : 1) | (day.rhr == nil ? 0 : 2) | (day.sleepMinutes == nil ? 0 : 4))
-            writer.double(day.hrv ?? 0)
-            writer.double(day.rhr ?? 0)
-            writer.double(day.sleepMinutes ?? 0)
+            writer.uint8(day.present)
+            for (index, value) in day.values.enumerated() where day.present & (1 << UInt8(index)) != 0 { writer.double(value) }
         }
     }
 
@@ -170,24 +170,28 @@ package struct ProjectionSnapshot: Sendable {
         guard let hasProfile = reader.uint8(), let minutes = reader.double(), let profileSeq = reader.integer(),
               let syncStatus = SyncStatusProjection(from: &reader), let hasInputs = reader.uint8(), hasInputs <= 1
         else { return nil }
-        var readinessInputs: [ReadinessDay.Inputs]?
+        var dailyMetrics: [DailyMetrics]?
         if hasInputs == 1 {
-            guard let count = reader.count(itemBytes: 33) else { return nil }
-            var days: [ReadinessDay.Inputs] = []
+            guard let count = reader.count(itemBytes: 9) else { return nil }
+            var days: [DailyMetrics] = []
             days.reserveCapacity(count)
+            let metricCount = TrendMetric.allCases.count
             for _ in 0..<count {
-                guard let ordinal = reader.integer(), abs(ordinal) < 100_000_000, let present = reader.uint8(), present < 8,
-                      let hrv = reader.double(), let rhr = reader.double(), let sleep = reader.double(),
+                guard let ordinal = reader.integer(), abs(ordinal) < 100_000_000, let present = reader.uint8(),
                       days.last.map({ $0.date.ordinal < ordinal }) ?? true
                 else { return nil }
-                days.append(ReadinessDay.Inputs(date: DayKey(ordinal: ordinal), hrv: present & 1 != 0 ? hrv : nil,
-                                                rhr: present & 2 != 0 ? rhr : nil, sleepMinutes: present & 4 != 0 ? sleep : nil))
+                var values = [Double](repeating: 0, count: metricCount)
+                for index in 0..<metricCount where present & (1 << UInt8(index)) != 0 {
+                    guard let value = reader.double() else { return nil }
+                    values[index] = value
+                }
+                days.append(DailyMetrics(date: DayKey(ordinal: ordinal), present: present, values: values))
             }
-            readinessInputs = days
+            dailyMetrics = days
         }
         return Meta(throughSeq: throughSeq, rowCount: rowCount, indexCapacity: indexCapacity, sources: sources,
                     fullSamples: fullSamples, profileSleepTargetMinutes: hasProfile == 1 ? minutes : nil,
-                    profileSeq: hasProfile == 1 ? profileSeq : nil, syncStatus: syncStatus, readinessInputs: readinessInputs)
+                    profileSeq: hasProfile == 1 ? profileSeq : nil, syncStatus: syncStatus, dailyMetrics: dailyMetrics)
     }
 
     /// Whether `rows` are what ``writeMeta(to:)`` and the row section of a

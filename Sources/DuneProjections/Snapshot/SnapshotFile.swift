@@ -125,7 +125,7 @@ package enum SnapshotFile {
         let samples = SampleBlock(rows: rows, fullSamples: meta.fullSamples, sources: meta.sources)
         return .success((ProjectionSnapshot(throughSeq: meta.throughSeq, samples: samples, index: index,
                                             profileSleepTargetMinutes: meta.profileSleepTargetMinutes, profileSeq: meta.profileSeq,
-                                            syncStatus: meta.syncStatus, readinessInputs: meta.readinessInputs), stamp))
+                                            syncStatus: meta.syncStatus, dailyMetrics: meta.dailyMetrics), stamp))
     }
 
     /// The sections' lengths and checks, when `file` starts with a whole
@@ -235,9 +235,10 @@ package enum SnapshotFile {
     /// - Returns: Whether a snapshot was written.
     @discardableResult
     package static func writeIfLockFree(_ projections: ProjectionSet, logPath: String) async -> Bool {
-        guard let readiness = projections.readiness, let syncStatus = projections.syncStatus else { return false }
-        let snapshot = ProjectionSnapshot(readiness: await readiness.state, syncStatus: await syncStatus.state,
-                                          readinessModel: await readiness.readModel())
+        guard let readiness = projections.readiness, let trends = projections.trends, let syncStatus = projections.syncStatus else {
+            return false
+        }
+        let snapshot = ProjectionSnapshot(readiness: await readiness.state, trends: await trends.state, syncStatus: await syncStatus.state)
         return (try? await DispatchQueueExecutor(label: "dune.snapshot-write").run { () throws(DuneEventsError) -> Bool in
             let log = try LogFile.openForAppend(path: logPath, create: false, lock: .failIfLocked)
             defer { try? log.close() }

@@ -405,8 +405,8 @@ public actor DuneStore {
               stamp.lastSeq == throughSeq else {
             return
         }
-        let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, syncStatus: await models.syncStatus.state,
-                                          readinessModel: await models.readiness.readModel())
+        let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, trends: await models.trends.state,
+                                          syncStatus: await models.syncStatus.state)
         let path = path
         let protection = options.protection
         do {
