@@ -167,18 +167,21 @@ package actor EventLog {
     ///   - selection: Which samples; must not be empty.
     ///   - dryRun: Only report what would be redacted.
     ///   - step: Called at each ``LogEraser/Step`` of the rewrite (timing and kill tests).
+    ///   - availableBytes: For tests only: the free bytes the free-space check sees
+    ///     (see ``LogEraser/rewrite(file:selection:dryRun:protection:step:availableBytes:)``).
     /// - Returns: What was (or would be) redacted and which files were deleted.
     /// - Throws: `DuneEventsError` — `.corruptLog` for a damaged log, `.io`
     ///   for too little free space or a failed write; the log is then unchanged.
     /// - Complexity: O(n) in the log's bytes (the rewrite), plus O(s) in the
     ///   deciders' state.
     package func forget(_ selection: ForgetSelection, dryRun: Bool,
-                        step: (@Sendable (LogEraser.Step) -> Void)? = nil) throws(DuneEventsError) -> ForgetReport {
+                        step: (@Sendable (LogEraser.Step) -> Void)? = nil,
+                        availableBytes: Int64? = nil) throws(DuneEventsError) -> ForgetReport {
         guard let file else {
             throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
         }
         let outcome = try LogEraser.rewrite(file: file, selection: selection, dryRun: dryRun, protection: options.protection,
-                                             step: step)
+                                             step: step, availableBytes: availableBytes)
         guard let newFile = outcome.newFile, let forgotten = outcome.forgottenEvent else { return outcome.report }
         try? file.close()
         // Mutated in place (the actor's own copy is uniquely referenced): no copy of the tables.

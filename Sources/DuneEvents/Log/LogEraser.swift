@@ -65,7 +65,7 @@ package enum LogEraser {
     // MARK: - The rewrite
 
     /// The named moments of a rewrite, in order, reported to the `step`
-    /// observer of ``rewrite(file:selection:dryRun:protection:step:)``: for
+    /// observer of ``rewrite(file:selection:dryRun:protection:step:availableBytes:)``: for
     /// timing (`DUNE_FORGET_TIMING`) and for the kill tests, which pause
     /// `dune-replay forget` at one of them (`DUNE_FORGET_PAUSE_AT`, read only
     /// by the command line) to kill it there.
@@ -84,7 +84,7 @@ package enum LogEraser {
         case cleanedUp
     }
 
-    /// The result of ``rewrite(file:selection:dryRun:protection:)``.
+    /// The result of ``rewrite(file:selection:dryRun:protection:step:availableBytes:)``.
     package struct Outcome: Sendable {
         package var report: ForgetReport
         /// The writer of the new log, holding its lock; `nil` when nothing was rewritten.
@@ -113,13 +113,18 @@ package enum LogEraser {
     ///   - dryRun: Only report what would be redacted; no byte changes.
     ///   - protection: The Data Protection class of the new log.
     ///   - step: Called at each ``Step`` reached (never for a dry run or when nothing matched).
+    ///   - availableBytes: For tests only: the free bytes the free-space check sees instead
+    ///     of the file system's figure (a full disk cannot be arranged in a test); `nil`,
+    ///     the default, asks the file system. The command line passes
+    ///     `DUNE_FORGET_AVAILABLE_BYTES` here.
     /// - Throws: `DuneEventsError` — `.corruptLog` when a line is damaged,
     ///   `.io` when there is not enough free space or a write, sync or rename
     ///   fails; in every case before the log was replaced.
     /// - Complexity: O(n) in the log's bytes; memory 8 bytes per line plus a few chunks.
     package static func rewrite(file: LogFile, selection: ForgetSelection, dryRun: Bool,
                                 protection: FileProtection,
-                                step: (@Sendable (Step) -> Void)? = nil) throws(DuneEventsError) -> Outcome {
+                                step: (@Sendable (Step) -> Void)? = nil,
+                                availableBytes: Int64? = nil) throws(DuneEventsError) -> Outcome {
         let path = file.path
         let scanned = try select(file, dryRun: dryRun, selection: selection)
         let selected = scanned.selected
@@ -135,8 +140,8 @@ package enum LogEraser {
         let directory = FileSystem.parentDirectory(of: path)
         // Redacted lines are shorter than the lines they replace: the old size and the new record bound the new log.
         let needed = Int64(scanned.validBytes) + 4096
-        if let available = FileSystem.availableBytes(onFileSystemOf: directory), available < needed {
-            throw DuneEventsError(.io, "not enough free space to forget: the new log needs up to \(needed) bytes and the file system holding '\(directory)' has \(available); free some space and run forget again",
+        if let available = availableBytes ?? FileSystem.availableBytes(onFileSystemOf: directory), available < needed {
+            throw DuneEventsError(.io, "not enough free space to forget: the new log needs up to \(needed) bytes and the file system holding '\(directory)' has \(available) bytes free; nothing was changed. Free some space and run forget again",
                                   location: .init(path: path))
         }
         let newPath = newLogPath(forLog: path)
