@@ -442,11 +442,11 @@ package enum LogEraser {
             offset += count
             try chunk.withUnsafeBytes { raw in Result { () throws(DuneEventsError) in
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[..<count])
+                guard let base = bytes.baseAddress else { return }
                 var start = 0        // the first byte of this chunk not yet written
                 var lineStart = 0
-                var position = 0
-                while position < count {
-                    guard bytes[position] == newline else { position += 1; continue }
+                // The C library's vectorized search (LineScanning), not a byte loop: most of the copy is finding lines.
+                while let position = LineScanning.firstNewline(in: base, from: lineStart, to: count) {
                     if !carry.isEmpty {
                         // A line that began in the previous chunk.
                         carry.append(contentsOf: bytes[..<position])
@@ -465,8 +465,7 @@ package enum LogEraser {
                         start = position + 1
                     }
                     lineIndex += 1
-                    position += 1
-                    lineStart = position
+                    lineStart = position + 1
                 }
                 try output?.write(UnsafeRawBufferPointer(rebasing: bytes[start..<lineStart]))
                 if lineStart < count { carry.append(contentsOf: bytes[lineStart..<count]) }
