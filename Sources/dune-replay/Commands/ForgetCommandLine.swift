@@ -83,7 +83,7 @@ enum ForgetCommandLine {
                 await log.close()
                 throw error
             }
-            timingLine("state rebuilt from the new log", since: started)
+            timingLine("deciders' state of the new log derived", since: started)
             await log.close()
             timingLine("closed (checkpoint written)", since: started)
         }
