@@ -180,8 +180,20 @@ package actor EventLog {
         guard let file else {
             throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
         }
-        let outcome = try LogEraser.rewrite(file: file, selection: selection, dryRun: dryRun, protection: options.protection,
+        let outcome: LogEraser.Outcome
+        do {
+            outcome = try LogEraser.rewrite(file: file, selection: selection, dryRun: dryRun, protection: options.protection,
                                              step: step, availableBytes: availableBytes)
+        } catch {
+            // A failure after the rename (a directory sync or the cleanup) leaves the new log at
+            // the path, and its journal for the next writer to finish: this descriptor names the
+            // replaced file, so appending through it would lose events. Stop, as after a failed write.
+            if let held = try? file.identity, FileSystem.identity(ofPath: path) != held {
+                try? file.close()
+                self.file = nil
+            }
+            throw error
+        }
         guard let newFile = outcome.newFile, let forgotten = outcome.forgottenEvent else { return outcome.report }
         try? file.close()
         // Mutated in place (the actor's own copy is uniquely referenced): no copy of the tables.

@@ -156,4 +156,42 @@ import Testing
             #expect(checkpoint.state == (try replayed(path)))
         }
     }
+
+    /// A failure after the rename (here the journal cannot be removed: a directory
+    /// took its place) leaves the new log at the path. The writer that ran the
+    /// forget must not append through its descriptor of the replaced file: the
+    /// events would be acknowledged and lost. It refuses instead, and the next
+    /// writer finishes the job and appends to the new log.
+    @Test func aFailureAfterTheRenameStopsTheWriterInsteadOfAppendingToTheReplacedFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let log = try EventLog(path: path)
+            _ = try await log.ingest(try LogFixture.commands(Self.lines))
+            let journal = LogEraser.journalPath(forLog: path)
+            let blockJournal: @Sendable (LogEraser.Step) -> Void = { step in
+                guard step == .renamed else { return }
+                try? FileManager.default.removeItem(atPath: journal)
+                try? FileManager.default.createDirectory(atPath: journal + "/blocked", withIntermediateDirectories: true)
+            }
+            var selection = ForgetSelection()
+            selection.kinds = [.bodyMass]
+            await #expect(throws: DuneEventsError.self) {
+                try await log.forget(selection, dryRun: false, step: blockJournal)
+            }
+            let late = [Self.sample("S90", 1, value: 45)]
+            await #expect(throws: DuneEventsError.self) {
+                try await log.ingest(try LogFixture.commands(late))
+            }
+            await log.close()
+
+            try FileManager.default.removeItem(atPath: journal)
+            let next = try EventLog(path: path)
+            let appended = try await next.ingest(try LogFixture.commands(late))
+            #expect(appended.appended.count == 1)
+            await next.close()
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains(#""id":"S90""#))
+            #expect(text.contains("data.forgotten"))
+        }
+    }
 }
