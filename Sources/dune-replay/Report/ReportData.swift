@@ -43,6 +43,9 @@ struct ReportData {
               let weeklyActor = projections.weeklyStats, let syncActor = projections.syncStatus else {
             throw CommandFailure(exitCode: .ioError, message: "Error: internal: a projection is missing")
         }
+        // The weekly and sync models are computed on their actors while this task reads the other two.
+        async let weekly = weeklyActor.readModel()
+        async let sync = syncActor.readModel()
         let readinessState = await readinessActor.state
         let trendsState = await trendsActor.state
         let readiness = readinessState.readModel()
@@ -51,7 +54,7 @@ struct ReportData {
             .map { SourceCount(source: $0, samples: counts[$0] ?? 0) }
         return ReportData(
             throughSeq: throughSeq, readiness: readiness, trends: trendsState.readModel(),
-            weekly: await weeklyActor.readModel(), sync: await syncActor.readModel(),
+            weekly: await weekly, sync: await sync,
             lastNight: readiness.days.last.flatMap { readinessState.dailyValues(on: $0.date)?.sleep },
             sources: sources)
     }
