@@ -16,6 +16,8 @@ package struct TrendsProjection: Projection, Equatable {
     package private(set) var throughSeq = 0
     /// The current samples, every kind.
     package private(set) var samples = SampleStore()
+    /// The days' metrics at a seq, kept by a snapshot (see `ReadinessProjection`).
+    private var restoredMetrics = DailyMetricsCache()
 
     package init() {}
 
@@ -36,7 +38,17 @@ package struct TrendsProjection: Projection, Equatable {
     /// The read model.
     /// - Complexity: O(n log n) for n samples.
     package func readModel() -> TrendsModel {
-        TrendsModel(throughSeq: throughSeq, daily: samples.modelDailyValues())
+        if let cached = restoredMetrics.days(at: throughSeq) { return TrendsModel(throughSeq: throughSeq, metrics: cached) }
+        return TrendsModel(throughSeq: throughSeq, daily: samples.modelDailyValues())
+    }
+
+    /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.
+    package var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
+
+    /// Keeps a snapshot's ``DailyMetrics`` of every day, taken when
+    /// ``throughSeq`` was `seq`, for ``readModel()``.
+    mutating func restoreModelMetrics(_ days: [DailyMetrics], throughSeq seq: Int) {
+        restoredMetrics = DailyMetricsCache(throughSeq: seq, days: days)
     }
 
     /// The daily values of `date` with their contributing samples, or `nil`.
@@ -46,8 +58,9 @@ package struct TrendsProjection: Projection, Equatable {
 }
 
 extension TrendsProjection: SnapshotRestorable {
-    package mutating func advance(throughSeq seq: Int) {
-        throughSeq = max(throughSeq, seq)
+    mutating func restore(samples block: SampleBlock, index: SampleIndex, throughSeq seq: Int) {
+        samples = SampleStore(restoring: block, index: index, retaining: samples.retainedKinds)
+        throughSeq = seq
     }
 }
 

@@ -46,8 +46,9 @@ package struct WeeklyStatsProjection: Projection, Equatable {
 }
 
 extension WeeklyStatsProjection: SnapshotRestorable {
-    package mutating func advance(throughSeq seq: Int) {
-        throughSeq = max(throughSeq, seq)
+    mutating func restore(samples block: SampleBlock, index: SampleIndex, throughSeq seq: Int) {
+        samples = SampleStore(restoring: block, index: index, retaining: samples.retainedKinds)
+        throughSeq = seq
     }
 }
 

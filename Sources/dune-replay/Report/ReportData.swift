@@ -43,18 +43,18 @@ struct ReportData {
               let weeklyActor = projections.weeklyStats, let syncActor = projections.syncStatus else {
             throw CommandFailure(exitCode: .ioError, message: "Error: internal: a projection is missing")
         }
+        // The weekly and sync models are computed on their actors while this task reads the other two.
+        async let weekly = weeklyActor.readModel()
+        async let sync = syncActor.readModel()
         let readinessState = await readinessActor.state
         let trendsState = await trendsActor.state
         let readiness = readinessState.readModel()
-        var counts: [String: Int] = [:]
-        for day in trendsState.samples.days {
-            for stored in trendsState.samples.samples(on: day) { counts[stored.sample.source, default: 0] += 1 }
-        }
+        let counts = trendsState.samples.sampleCountsBySource()
         let sources = counts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { SourceCount(source: $0, samples: counts[$0] ?? 0) }
         return ReportData(
             throughSeq: throughSeq, readiness: readiness, trends: trendsState.readModel(),
-            weekly: await weeklyActor.readModel(), sync: await syncActor.readModel(),
+            weekly: await weekly, sync: await sync,
             lastNight: readiness.days.last.flatMap { readinessState.dailyValues(on: $0.date)?.sleep },
             sources: sources)
     }
