@@ -142,7 +142,7 @@ enum RebuildCommandLine {
             try write(files, to: out)
             rows.append(("write the files (temporary, fsync, rename)", SystemClock.monotonicSeconds() - clock))
         }
-        var text = "rebuild profile: \(read.lines) lines, one thread, each stage over all of them\n"
+        var text = "rebuild profile: \(read.lines) lines, one thread, stage by stage\n"
         for (name, seconds) in rows {
             text += "  \(name): \(milliseconds(seconds)) ms\n"
         }
