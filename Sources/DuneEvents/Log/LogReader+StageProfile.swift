@@ -24,9 +24,9 @@ extension LogReader {
     package func profileStages() throws -> StageProfile {
         var profile = StageProfile()
         var seconds = [Double](repeating: 0, count: 4)
-        var clock = SystemClock.monotonicSeconds()
+        var clock = SystemClock.threadCPUSeconds()
         func lap(_ stage: Int) {
-            let now = SystemClock.monotonicSeconds()
+            let now = SystemClock.threadCPUSeconds()
             seconds[stage] += now - clock
             clock = now
         }
@@ -43,7 +43,7 @@ extension LogReader {
         var offset = 0
         var lineNumber = 0
         while offset < size {
-            clock = SystemClock.monotonicSeconds()
+            clock = SystemClock.threadCPUSeconds()
             if kept + LogReader.chunkSize > buffer.count {
                 let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 64)
                 grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<kept]))
