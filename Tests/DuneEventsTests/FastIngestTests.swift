@@ -103,6 +103,25 @@ import Testing
         var bytes: [UInt8] = []
         EventCodec.appendLine(recorded, to: &bytes)
         #expect(bytes == EventCodec.encodeLine(recorded))
+        // Refresh and task events with every optional member, escapes, and extra members (the reference's path).
+        let at = FastDecoderTests.recordedAt(4)
+        let signals: [Event] = [
+            Event(.refreshRequested(RefreshRecord(source: .healthKitObserver, kind: .hrv, at: at, outcome: .throttled,
+                                                  reason: .typeThrottle, refreshSignal: 12)), eventID: "r\"1"),
+            Event(.refreshRequested(RefreshRecord(source: .foreground, kind: nil, at: at, outcome: .performed, reason: nil,
+                                                  refreshSignal: 0))),
+            Event(.task(TaskRecord(task: "t\\1", feature: "tr\u{1}ends", phase: .cancelled, requestedPhase: .started, at: at,
+                                   error: "timed \"out\"\n", reason: .superseded, supersededBy: "t-2")), eventID: "e"),
+            Event(.task(TaskRecord(task: "t", feature: "f", phase: .completed, at: at))),
+            Event(.task(TaskRecord(task: "t", feature: "f", phase: .failed, at: at, error: "")),
+                  extra: JSONObject([JSONMember("note", .string("kept"))])),
+        ]
+        for (index, signal) in signals.enumerated() {
+            let recorded = RecordedEvent(seq: 8 + index, id: "01a20a72-da90-7a09-a39d-ba05882bf5ac", recordedAt: at, event: signal)
+            var bytes: [UInt8] = []
+            EventCodec.appendLine(recorded, to: &bytes)
+            #expect(bytes == EventCodec.encodeLine(recorded), "signal \(index)")
+        }
     }
 
     /// Rejections and stored lines (without event id, recordedAt and CRC) of one ingest.
