@@ -92,4 +92,34 @@ import DuneEvents
             await reopened.close()
         }
     }
+
+    /// A failure after the rename (the journal cannot be removed: a directory
+    /// took its place) leaves the new log at the path: the store closes, its
+    /// read models no longer show the forgotten samples, and it refuses appends
+    /// instead of writing them into the replaced file.
+    @Test func aFailureAfterTheRenameClosesTheStoreWithModelsOfTheNewLog() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            _ = try await store.append(Self.inputs(withSentinel: true))
+            let journal = LogEraser.journalPath(forLog: path)
+            var selection = ForgetSelection()
+            selection.sources = [Self.sentinel]
+            await #expect(throws: DuneEventsError.self) {
+                try await store.forget(selection, dryRun: false) { step in
+                    guard step == .renamed else { return }
+                    try? FileManager.default.removeItem(atPath: journal)
+                    try? FileManager.default.createDirectory(atPath: journal + "/blocked", withIntermediateDirectories: true)
+                }
+            }
+            let late = SampleInput(id: "LATE-1", kind: .hrv, start: DuneStoreTests.time("2026-01-06T06:30:00+01:00"),
+                                   end: DuneStoreTests.time("2026-01-06T06:31:00+01:00"), source: "Watch",
+                                   reading: .quantity(value: 50, unit: "ms"))
+            await #expect(throws: DuneEventsError.self) { try await store.append([.sample(late)]) }
+            try FileManager.default.removeItem(atPath: journal)
+            #expect(await DuneStoreTests.files(of: store) == (try await DuneStoreTests.rebuiltFiles(path)))
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(!text.contains(Self.sentinel) && !text.contains("LATE-1"))
+        }
+    }
 }

@@ -208,6 +208,6 @@ package struct IngestSession {
         pending.removeAll(keepingCapacity: true)
         pendingData.removeAll(keepingCapacity: true)
         pendingOrigins.removeAll(keepingCapacity: true)
-        onDurable(Progress(durableSeq: await log.lastSeq, acknowledgedLines: summary.appended + summary.alreadyAppended))
+        onDurable(Progress(durableSeq: try await log.lastSeq, acknowledgedLines: summary.appended + summary.alreadyAppended))
     }
 }

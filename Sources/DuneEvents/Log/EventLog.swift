@@ -168,7 +168,7 @@ package actor EventLog {
     private func loadDeferredState() throws(DuneEventsError) {
         guard !stateIsLoaded else { return }
         guard let file else {
-            throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
+            throw closedAfterError()
         }
         let loaded = try Self.loadState(file, path: path, options: options)
         state = loaded.state
@@ -224,10 +224,10 @@ package actor EventLog {
     package func forget(_ selection: ForgetSelection, dryRun: Bool,
                         step: (@Sendable (LogEraser.Step) -> Void)? = nil,
                         availableBytes: Int64? = nil) throws(DuneEventsError) -> ForgetReport {
-        // The new log's state is derived from the old one: rebuild a deferred state first.
-        try loadDeferredState()
+        // The new log's state is derived from the old one: rebuild a deferred state first (a dry run needs none).
+        if !dryRun { try loadDeferredState() }
         guard let file else {
-            throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
+            throw closedAfterError()
         }
         let outcome: LogEraser.Outcome
         do {
@@ -255,10 +255,22 @@ package actor EventLog {
         return outcome.report
     }
 
+    /// Why a call fails once a failed write, fsync or forget closed the log.
+    private func closedAfterError() -> DuneEventsError {
+        DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
+    }
+
+    /// Whether a failed write, fsync or forget closed the log (see ``forget(_:dryRun:step:availableBytes:)``).
+    package var isClosed: Bool { file == nil }
+
     /// The seq of the last event in the log (0 when empty); rebuilds a deferred state first.
+    /// - Throws: What rebuilding a deferred state throws (`corruptLog`, `io`),
+    ///   never a made-up 0 for a log it could not read.
     package var lastSeq: Int {
-        try? loadDeferredState()
-        return state.lastSeq
+        get throws(DuneEventsError) {
+            try loadDeferredState()
+            return state.lastSeq
+        }
     }
 
     /// The stamp of the log's current end (its identity, and the offset, seq
@@ -271,9 +283,13 @@ package actor EventLog {
     }
 
     /// The deciders' current state (idempotency, refresh coordinator, tasks); rebuilds a deferred state first.
+    /// - Throws: What rebuilding a deferred state throws (`corruptLog`, `io`),
+    ///   never an empty state for a log it could not read.
     package var ingestState: IngestState {
-        try? loadDeferredState()
-        return state
+        get throws(DuneEventsError) {
+            try loadDeferredState()
+            return state
+        }
     }
 
     /// Decides on each command in order and appends the resulting events as
@@ -322,7 +338,7 @@ package actor EventLog {
     package func ingest(items: [IngestItem], data: [UInt8], atomic: Bool) throws(DuneEventsError) -> ItemsResult {
         try loadDeferredState()
         guard let file else {
-            throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
+            throw closedAfterError()
         }
         // Decide on a uniquely referenced state so its dictionaries are updated in
         // place: copying them per batch would make ingest quadratic in the log's size.

@@ -193,8 +193,11 @@ package enum LogEraser {
         do throws(DuneEventsError) {
             try writeJournal(path: path, protection: protection)
         } catch {
+            // The journal may exist when only its directory sync failed: left
+            // alone, the next writer would "finish" a forget that never happened.
             try? newFile.close()
             try? remove(newLogPath(forLog: path))
+            try? remove(journalPath(forLog: path))
             throw error
         }
         step?(.journaled)

@@ -177,7 +177,7 @@ package struct ProjectionSnapshot: Sendable {
             days.reserveCapacity(count)
             let metricCount = TrendMetric.allCases.count
             for _ in 0..<count {
-                guard let ordinal = reader.integer(), abs(ordinal) < 100_000_000, let present = reader.uint8(),
+                guard let ordinal = reader.integer(), -100_000_000 < ordinal, ordinal < 100_000_000, let present = reader.uint8(),
                       days.last.map({ $0.date.ordinal < ordinal }) ?? true
                 else { return nil }
                 var values = [Double](repeating: 0, count: metricCount)

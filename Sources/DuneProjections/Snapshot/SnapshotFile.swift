@@ -114,7 +114,9 @@ package enum SnapshotFile {
         guard let stamp = LogStamp(from: &reader) else { return damaged }
         if let mismatch = stampMismatch(stamp) { return ignored(mismatch) }
         guard let meta = ProjectionSnapshot.readMeta(from: &reader), reader.isAtEnd, meta.throughSeq == stamp.lastSeq,
-              sections[1].length == meta.rowCount * 64, sections[2].length == meta.indexCapacity * 8,
+              // Divided, not multiplied: counts from a crafted file must not overflow.
+              sections[1].length % 64 == 0, sections[1].length / 64 == meta.rowCount,
+              sections[2].length % 8 == 0, sections[2].length / 8 == meta.indexCapacity,
               let rows = readRows(file, count: meta.rowCount, at: offset, check: sections[1].check),
               rows.withUnsafeBufferPointer({ ProjectionSnapshot.rowsAreValid($0, meta) })
         else { return damaged }

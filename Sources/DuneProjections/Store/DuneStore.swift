@@ -237,13 +237,14 @@ public actor DuneStore {
     /// - Returns: What was (or would be) forgotten.
     /// - Throws: ``DuneEventsError``: `invalidInput` when no selector is
     ///   given; `corruptLog` for a damaged log and `io` for too little free
-    ///   space, before anything changed; `closed` when the store is closed or suspended.
+    ///   space or a failed write, before anything changed; `closed` when the
+    ///   store is closed or suspended. An `io` failure after the new log
+    ///   replaced the old one (a directory sync or the cleanup) closes the
+    ///   store: the samples are forgotten, the read models are folded from the
+    ///   new log, and the next writer finishes the cleanup; open the store again.
     /// - Complexity: O(n) in the log's bytes, then a replay of the log.
     public func forget(sampleIDs: Set<String> = [], sources: Set<String> = [], kinds: Set<SampleKind> = [],
                        from: DayKey? = nil, to: DayKey? = nil, deleted: Bool = false, dryRun: Bool = false) async throws -> ForgetOutcome {
-        await enterGate()
-        defer { leaveGate() }
-        let log = try openLog()
         var selection = ForgetSelection()
         selection.sampleIDs = sampleIDs
         selection.sources = sources
@@ -255,7 +256,23 @@ public actor DuneStore {
             throw DuneEventsError(.invalidInput, "forget needs at least one selector: sample ids, sources, kinds, a day range or deleted",
                                   location: .init(path: path))
         }
-        let report = try await log.forget(selection, dryRun: dryRun)
+        return try await forget(selection, dryRun: dryRun)
+    }
+
+    /// ``forget(sampleIDs:sources:kinds:from:to:deleted:dryRun:)`` for a built
+    /// selection; `step` is the rewrite's test hook (see `LogEraser.Step`).
+    func forget(_ selection: ForgetSelection, dryRun: Bool,
+                step: (@Sendable (LogEraser.Step) -> Void)? = nil) async throws -> ForgetOutcome {
+        await enterGate()
+        defer { leaveGate() }
+        let log = try openLog()
+        let report: ForgetReport
+        do {
+            report = try await log.forget(selection, dryRun: dryRun, step: step)
+        } catch {
+            if await log.isClosed { await closeAfterFailedForget() }
+            throw error
+        }
         var outcome = ForgetOutcome(sampleIDs: report.sampleIDs, redactedEvents: report.redactedEvents, dryRun: dryRun, changedModels: [])
         guard !dryRun, let forgottenSeq = report.forgottenSeq else { return outcome }
         let before = await models.set.files()
@@ -269,6 +286,19 @@ public actor DuneStore {
         await snapshotIfBehind(by: 1)
         hub.publish(StoreUpdate(throughSeq: forgottenSeq, changedModels: outcome.changedModels))
         return outcome
+    }
+
+    /// A forget failed after its rename (a directory sync or the cleanup): the
+    /// new log is at the path and the old samples are gone from it, but the log
+    /// closed its writer. The store closes too, and its read models are folded
+    /// again from the new log, so reads never show forgotten samples; if that
+    /// fold fails as well, they are emptied.
+    private func closeAfterFailedForget() async {
+        await log?.close()
+        log = nil
+        lifecycle = .closed
+        models = (try? await StoreProjections.restore(logPath: path, usingSnapshot: false).models) ?? StoreProjections()
+        hub.finish()
     }
 
     /// A read model's bytes without its `"throughSeq":N` member, which every forget moves.

@@ -71,7 +71,7 @@ enum LogFixture {
             }
             #expect(asked.count.withLock { $0 } == 2)
             let again = try EventLog(path: path, options: EventLog.Options(checkpointBytes: nil))
-            #expect(await again.lastSeq > 10_000)
+            #expect(try await again.lastSeq > 10_000)
             await again.close()
         }
     }
@@ -134,7 +134,7 @@ enum LogFixture {
             ]), atomic: true)
             #expect(result.results.map(\.outcome) == [.appended, .conflict])
             #expect(result.appended.isEmpty)
-            #expect(await log.lastSeq == 1)
+            #expect(try await log.lastSeq == 1)
             await log.close()
             #expect(try LogReader(path: path).events().count == 1)
         }
@@ -170,7 +170,7 @@ enum LogFixture {
                 let reopened = try EventLog(path: casePath)
                 let torn = cut > lastLineStart && cut < full.count
                 #expect(await reopened.warnings.count == (torn ? 1 : 0), "cut at \(cut)")
-                #expect(await reopened.lastSeq == (cut == full.count ? 3 : 2), "cut at \(cut)")
+                #expect(try await reopened.lastSeq == (cut == full.count ? 3 : 2), "cut at \(cut)")
                 // The cut line's sample is appended again (from input) and the log stays valid.
                 let result = try await reopened.ingest(try LogFixture.commands(Array(LogFixture.lines.prefix(3))))
                 #expect(result.results.map(\.outcome) == (cut == full.count ? [.alreadyAppended, .alreadyAppended, .alreadyAppended]

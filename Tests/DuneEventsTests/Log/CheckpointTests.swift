@@ -22,14 +22,14 @@ import Testing
     /// The state a full replay of the log gives (no checkpoint read or written).
     func replayedState(_ path: String) async throws -> IngestState {
         let log = try EventLog(path: path, options: .init(checkpointBytes: nil))
-        let state = await log.ingestState
+        let state = try await log.ingestState
         await log.close()
         return state
     }
 
     func openedState(_ path: String) async throws -> IngestState {
         let log = try EventLog(path: path)
-        let state = await log.ingestState
+        let state = try await log.ingestState
         await log.close()
         return state
     }

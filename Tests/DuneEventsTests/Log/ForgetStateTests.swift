@@ -109,7 +109,7 @@ import Testing
     /// The whole comparison: value, checkpoint encoding, and the derived index of many corrections.
     func expectDerivedEqualsReplay(_ log: EventLog, _ path: String, _ context: String,
                                    sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let derived = await log.ingestState
+        let derived = try await log.ingestState
         let oracle = try replayed(path)
         #expect(derived == oracle, "\(context)", sourceLocation: sourceLocation)
         #expect(checkpointBytes(derived) == checkpointBytes(oracle), "\(context)", sourceLocation: sourceLocation)
@@ -129,11 +129,11 @@ import Testing
                 #expect(LogCheckpoint.load(logPath: path) != nil)
                 log = try EventLog(path: path, options: options)
             }
-            let before = await log.ingestState
+            let before = try await log.ingestState
             let first = try await log.forget(selection.selection, dryRun: false)
             #expect(first.samples > 0 && first.redactedEvents >= first.samples, "\(selection)")
-            #expect(await log.ingestState.forgottenSamples.count == first.samples)
-            #expect(await log.ingestState != before)
+            #expect(try await log.ingestState.forgottenSamples.count == first.samples)
+            #expect(try await log.ingestState != before)
             try await expectDerivedEqualsReplay(log, path, "\(selection) after the forget")
 
             let later = try await log.ingest(try LogFixture.commands(Self.laterLines))
