@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// The night that ends each morning: Apple Watch stages, overlapping iPhone and
 /// AutoSleep records, HRV during sleep, the day's resting HR, and afternoon naps.
 extension SyntheticGenerator {

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// App activity: refresh requests and the load tasks they start.
 ///
 /// Every morning the app comes to the foreground while HealthKit observers

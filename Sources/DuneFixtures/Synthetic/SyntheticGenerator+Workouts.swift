@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// Workouts: a weekly plan in four-week blocks (build, build, peak, deload),
 /// written with a mix of energy and distance units.
 extension SyntheticGenerator {

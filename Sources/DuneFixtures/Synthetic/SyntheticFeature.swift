@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// The app screens whose loads become `task` lines.
 enum SyntheticFeature: Int, CaseIterable {
     case readiness

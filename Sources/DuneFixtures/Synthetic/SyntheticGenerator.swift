@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// The day-by-day state machine behind ``SyntheticHealthData``.
 ///
 /// Each call to ``generateDay(_:into:)`` plans one local day, writes its lines

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// Morning weigh-ins: body mass in kg, lb or g; body fat as a HealthKit
 /// fraction (`%`) or as `percent`; BMI now and then; an edited reading and a
 /// guest on the scale (deleted again) from time to time.

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// One day of generated input lines: their bytes in one arena, each with the
 /// instant it sorts by.
 ///

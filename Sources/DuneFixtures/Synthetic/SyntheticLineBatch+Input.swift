@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// Writers for the input line shapes (docs/input-format.md), on top of the batch's member writers.
 extension SyntheticLineBatch {
     /// Opens a `sample` line up to and including its `end`; the caller adds the

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// Writes Apple Health `export.xml` files the way the Health app does: XML
 /// declaration, a DOCTYPE with the real internal DTD (`<!ATTLIST …>` lines
 /// and all), `<HealthData>`, `<ExportDate>`, `<Me>`, then the elements.
@@ -125,25 +127,12 @@ package struct AppleHealthExportWriter: Sendable {
     /// - Throws: `DuneEventsError(.io)` when the file cannot be created or written.
     @discardableResult
     package func write(to path: String, elements: some Sequence<Element>) throws(DuneEventsError) -> Int64 {
-        let descriptor: FileDescriptor
-        do throws(Errno) {
-            descriptor = try FileSystem.createFile(path, access: .writeOnly, ifExists: .truncate, protection: .default)
-        } catch {
-            throw Self.ioError(error, "create", path)
-        }
-        defer { try? descriptor.close() }
+        let file = try OutputFile(creating: path)
         var written: Int64 = 0
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         func flush() throws(DuneEventsError) {
-            let result = buffer.withUnsafeBytes { bytes in
-                Result { () throws(Errno) in try descriptor.writeAll(bytes) }
-            }
-            do throws(Errno) {
-                try result.get()
-            } catch {
-                throw Self.ioError(error, "write", path)
-            }
+            try file.write(buffer)
             written += Int64(buffer.count)
             buffer.removeAll(keepingCapacity: true)
         }
@@ -155,11 +144,6 @@ package struct AppleHealthExportWriter: Sendable {
         buffer.append(contentsOf: Self.footer.utf8)
         try flush()
         return written
-    }
-
-    private static func ioError(_ code: Errno, _ verb: String, _ path: String) -> DuneEventsError {
-        DuneEventsError(.io, "cannot \(verb) '\(path)': \(code.description) (errno \(code.rawValue)); check the directory and free space",
-                        location: .init(path: path))
     }
 
     // MARK: - XML pieces

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// A deterministic generator of realistic input lines (docs/input-format.md), for demos, tests and benchmarks.
 ///
 /// It simulates one person living in Berlin: Apple Watch sleep stages every

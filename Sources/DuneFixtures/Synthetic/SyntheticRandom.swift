@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// The synthetic generator's pseudo-random numbers: xoshiro256** seeded through SplitMix64.
 ///
 /// Written here rather than taken from the standard library so that the

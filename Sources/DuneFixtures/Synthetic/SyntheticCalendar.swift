@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// Where the synthetic person is, and so which UTC offset their clocks show.
 ///
 /// Home is Europe/Berlin: +01:00, and +02:00 from the last Sunday of March to

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// The synthetic person's physiology, carried from day to day.
 ///
 /// Training load (workout minutes × intensity) feeds a 42-day fitness and a

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// One planned workout.
 struct SyntheticWorkout {
     enum Activity {

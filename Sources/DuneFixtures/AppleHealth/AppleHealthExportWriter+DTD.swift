@@ -1,3 +1,5 @@
+import DuneEvents
+
 extension AppleHealthExportWriter {
     /// The DOCTYPE of HealthKit Export Version 14, with its `<!ATTLIST …>`
     /// declarations (what makes FoundationXML's parser crash on Linux).

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// Steps: walking bouts through the waking day plus the steps of runs and
 /// walks, counted by the Apple Watch in short samples and — when carried — by
 /// the iPhone in longer ones, so the two sources overlap as in real life.

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// A version-4-shaped UUID drawn from a ``SyntheticRandom`` stream.
 ///
 /// Written in HealthKit's upper-case 8-4-4-4-12 form. 122 random bits make a

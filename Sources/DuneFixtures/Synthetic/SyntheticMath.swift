@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// Transcendental functions computed from IEEE `+ − × ÷` only.
 ///
 /// The platform's `exp` may differ in the last bit between glibc and Apple's

@@ -1,3 +1,5 @@
+import DuneEvents
+
 extension AppleHealthExportWriter {
     /// A top-level element of an export.
     package enum Element: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// Seeded generators of extreme but valid input lines (docs/input-format.md): one case per way a
 /// log can grow along something other than its number of events (issue 11).
 ///

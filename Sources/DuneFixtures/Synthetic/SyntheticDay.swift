@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// The plan of one generated day: when the person woke and went to bed, where
 /// they were, how they felt, and which workouts they did.
 ///
