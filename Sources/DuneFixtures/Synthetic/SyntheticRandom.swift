@@ -14,18 +14,14 @@ import DuneEvents
 /// step-sample density knob changes step lines only and leaves sleep, workouts
 /// and app events byte-identical.
 struct SyntheticRandom {
-    private var s0: UInt64
-    private var s1: UInt64
-    private var s2: UInt64
-    private var s3: UInt64
+    private var bits: Xoshiro256StarStar
 
     /// A generator whose whole state is derived from `seed` with SplitMix64.
     init(seed: UInt64) {
         var state = seed
-        s0 = Self.splitMix(&state)
-        s1 = Self.splitMix(&state)
-        s2 = Self.splitMix(&state)
-        s3 = Self.splitMix(&state)
+        let s0 = Self.splitMix(&state), s1 = Self.splitMix(&state)
+        let s2 = Self.splitMix(&state), s3 = Self.splitMix(&state)
+        bits = Xoshiro256StarStar(s0, s1, s2, s3)
     }
 
     /// The stream for one purpose on one day, independent of every other stream.
@@ -41,15 +37,7 @@ struct SyntheticRandom {
     /// The next 64 random bits (xoshiro256**).
     @inline(__always)
     mutating func next() -> UInt64 {
-        let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
-        let t = s1 << 17
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = s3 << 45 | s3 >> 19
-        return result
+        bits.next()
     }
 
     // MARK: - Distributions
