@@ -1,25 +1,14 @@
 import Testing
+import DuneEvents
 @testable import DuneProjections
 
 /// ``SampleIndex`` against `Dictionary`: seeded random inserts, updates, deletes and
 /// lookups, with hashes that collide in the kept 32 bits so that probe runs are long
 /// and deletion's backward shift moves entries; a copy taken midway must not change.
 @Suite struct SampleIndexTests {
-    /// SplitMix64, for reproducible operations.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [0x1D_0001, 0x1D_0002, 0x1D_0003] as [UInt64])
     func agreesWithADictionary(seed: UInt64) throws {
-        var random = Random(state: seed)
+        var random = Xoshiro256StarStar(seed, ~seed, seed >> 7 | 1, 0x5A4D)
         var index = SampleIndex()
         var reference: [UInt64: UInt32] = [:]   // key → current version
         var keyOfVersion: [UInt32: UInt64] = [:]
