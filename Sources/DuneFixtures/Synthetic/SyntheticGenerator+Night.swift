@@ -129,20 +129,8 @@ extension SyntheticGenerator {
         batch.beginSample(keyMillis: keyMillis, kind: "sleep", id: id,
                           start: from, startOffset: calendar.nightOffset(atEpoch: from, nightEndingOnDay: index),
                           end: to, endOffset: calendar.nightOffset(atEpoch: to, nightEndingOnDay: index))
-        batch.string("value", Self.name(of: stage))
+        batch.string("value", stage.staticRawValue)
         batch.string("source", source)
         batch.end()
-    }
-
-    /// The stage's input name, as a `StaticString` for the byte writer.
-    private static func name(of stage: SleepStage) -> StaticString {
-        switch stage {
-        case .inBed: "inBed"
-        case .asleepUnspecified: "asleepUnspecified"
-        case .asleepCore: "asleepCore"
-        case .asleepDeep: "asleepDeep"
-        case .asleepREM: "asleepREM"
-        case .awake: "awake"
-        }
     }
 }
