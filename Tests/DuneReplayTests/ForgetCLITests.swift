@@ -212,6 +212,36 @@ import Testing
         }
     }
 
+    /// Too little free space for the new log is refused before anything is written. A full
+    /// disk cannot be arranged here: `DUNE_FORGET_AVAILABLE_BYTES` (a test hook of the
+    /// command) makes forget's own free-space check see that many free bytes.
+    @Test func tooLittleFreeSpaceIsRefusedAndChangesNothing() throws {
+        try withCLI { cli in
+            try ingest(cli, Self.mixedInput, log: "data/events.jsonl")
+            let before = try files(under: "data", cli)
+            let logBytes = try #require(before["data/events.jsonl"]).count
+            // The new log needs at most the old log's bytes and one more record (4096).
+            let needed = logBytes + 4096
+            let forget = ["forget", "--log", "data/events.jsonl", "--source", "ZqSentinelSource"]
+
+            let refused = try cli.run(forget, environment: ["DUNE_FORGET_AVAILABLE_BYTES": "\(needed - 1)"])
+            #expect(refused.status == 74, "\(refused)")
+            #expect(refused.stdout.isEmpty, "\(refused)")
+            let message = refused.stderr
+            #expect(message.contains("data/events.jsonl: not enough free space to forget:"), "\(message)")
+            #expect(message.contains("needs up to \(needed) bytes"), "\(message)")
+            #expect(message.contains("has \(needed - 1) bytes free"), "\(message)")
+            #expect(try files(under: "data", cli) == before)
+            let names = try FileManager.default.contentsOfDirectory(atPath: cli.directory + "/data")
+            #expect(names.sorted() == ["events.jsonl"], "no .forget-new, no journal: \(names)")
+
+            // One byte more is enough: the same check lets the forget through.
+            let enough = try cli.run(forget, environment: ["DUNE_FORGET_AVAILABLE_BYTES": "\(needed)"])
+            #expect(enough.status == 0, "\(enough)")
+            #expect(try files(under: "data", cli)["data/events.jsonl"] != before["data/events.jsonl"])
+        }
+    }
+
     /// A write that fails part-way (here the file-size limit, the same path as a full disk)
     /// leaves the old log and nothing beside it.
     @Test func aFailedWriteOfTheNewLogLeavesTheOldLog() throws {

@@ -5,8 +5,9 @@
 /// in every process. Entries live in two dense arrays in insertion order
 /// (which is what the checkpoint file stores); an open-addressing slot table
 /// of 8-byte slots (32 hash bits and the entry's index) points into them, at
-/// most half full. Entries are never removed — the deciders only add and
-/// overwrite. A value type: the arrays copy on write.
+/// most half full. The deciders only add and overwrite; entries are removed
+/// only when `forget` erases samples (``removeEntries(at:)``, one pass that
+/// keeps the others in their order). A value type: the arrays copy on write.
 struct DigestTable<Value: Sendable>: Sendable {
     /// Keys in insertion order.
     private(set) var keys: [ContentDigest] = []
@@ -93,6 +94,27 @@ struct DigestTable<Value: Sendable>: Sendable {
     @inline(__always)
     mutating func update(at index: Int, _ body: (inout Value) -> Void) {
         body(&values[index])
+    }
+
+    /// Removes the entries at `indices` (in any order, each at most once),
+    /// keeping the others in their insertion order.
+    ///
+    /// - Complexity: O(n) for n entries; nothing is done when `indices` is empty.
+    mutating func removeEntries(at indices: [Int]) {
+        guard !indices.isEmpty else { return }
+        var removed = [Bool](repeating: false, count: keys.count)
+        for index in indices { removed[index] = true }
+        var keptKeys: [ContentDigest] = []
+        var keptValues: [Value] = []
+        keptKeys.reserveCapacity(keys.count - indices.count)
+        keptValues.reserveCapacity(keys.count - indices.count)
+        for index in keys.indices where !removed[index] {
+            keptKeys.append(keys[index])
+            keptValues.append(values[index])
+        }
+        keys = keptKeys
+        values = keptValues
+        rebuildSlots(capacity: Self.capacity(for: keys.count))
     }
 
     private mutating func place(_ index: Int) {

@@ -155,31 +155,52 @@ package actor EventLog {
     // MARK: - Forgetting
 
     /// Erases the samples `selection` selects by rewriting the log (see
-    /// ``LogEraser``), then goes on appending to the new log with its state
-    /// rebuilt from it, forgotten ids included.
+    /// ``LogEraser``), then goes on appending to the new log.
+    ///
+    /// The deciders' state of the new log is derived from the state held
+    /// before the rewrite, not replayed: the redacted samples' entries and the
+    /// `eventID`s their lines carried go, their ids join the forgotten ids
+    /// (``IngestState/erase(_:)``), and the `data.forgotten` event is folded
+    /// like any appended event. The result equals a replay of the new log.
     ///
     /// - Parameters:
     ///   - selection: Which samples; must not be empty.
     ///   - dryRun: Only report what would be redacted.
     ///   - step: Called at each ``LogEraser/Step`` of the rewrite (timing and kill tests).
+    ///   - availableBytes: For tests only: the free bytes the free-space check sees
+    ///     (see ``LogEraser/rewrite(file:selection:dryRun:protection:step:availableBytes:)``).
     /// - Returns: What was (or would be) redacted and which files were deleted.
     /// - Throws: `DuneEventsError` — `.corruptLog` for a damaged log, `.io`
     ///   for too little free space or a failed write; the log is then unchanged.
-    /// - Complexity: O(n) in the log's bytes.
+    /// - Complexity: O(n) in the log's bytes (the rewrite), plus O(s) in the
+    ///   deciders' state.
     package func forget(_ selection: ForgetSelection, dryRun: Bool,
-                        step: (@Sendable (LogEraser.Step) -> Void)? = nil) throws(DuneEventsError) -> ForgetReport {
+                        step: (@Sendable (LogEraser.Step) -> Void)? = nil,
+                        availableBytes: Int64? = nil) throws(DuneEventsError) -> ForgetReport {
         guard let file else {
             throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
         }
-        let outcome = try LogEraser.rewrite(file: file, selection: selection, dryRun: dryRun, protection: options.protection,
-                                             step: step)
-        guard let newFile = outcome.newFile else { return outcome.report }
+        let outcome: LogEraser.Outcome
+        do {
+            outcome = try LogEraser.rewrite(file: file, selection: selection, dryRun: dryRun, protection: options.protection,
+                                             step: step, availableBytes: availableBytes)
+        } catch {
+            // A failure after the rename (a directory sync or the cleanup) leaves the new log at
+            // the path, and its journal for the next writer to finish: this descriptor names the
+            // replaced file, so appending through it would lose events. Stop, as after a failed write.
+            if let held = try? file.identity, FileSystem.identity(ofPath: path) != held {
+                try? file.close()
+                self.file = nil
+            }
+            throw error
+        }
+        guard let newFile = outcome.newFile, let forgotten = outcome.forgottenEvent else { return outcome.report }
         try? file.close()
-        self.file = nil
-        var state = IngestState()
-        let end = try Self.replay(newFile, into: &state, from: LogReader.Resumption())
-        self.state = state
-        self.size = end.validBytes
+        // Mutated in place (the actor's own copy is uniquely referenced): no copy of the tables.
+        state.erase(outcome.erasure)
+        state.evolve(with: forgotten)
+        self.size = outcome.newLogBytes
+        // The checkpoint beside the old log was deleted with it; `close` writes one of the new log.
         self.checkpointedBytes = 0
         self.file = newFile
         return outcome.report

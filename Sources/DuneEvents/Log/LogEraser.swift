@@ -65,7 +65,7 @@ package enum LogEraser {
     // MARK: - The rewrite
 
     /// The named moments of a rewrite, in order, reported to the `step`
-    /// observer of ``rewrite(file:selection:dryRun:protection:step:)``: for
+    /// observer of ``rewrite(file:selection:dryRun:protection:step:availableBytes:)``: for
     /// timing (`DUNE_FORGET_TIMING`) and for the kill tests, which pause
     /// `dune-replay forget` at one of them (`DUNE_FORGET_PAUSE_AT`, read only
     /// by the command line) to kill it there.
@@ -84,11 +84,17 @@ package enum LogEraser {
         case cleanedUp
     }
 
-    /// The result of ``rewrite(file:selection:dryRun:protection:)``.
+    /// The result of ``rewrite(file:selection:dryRun:protection:step:availableBytes:)``.
     package struct Outcome: Sendable {
         package var report: ForgetReport
         /// The writer of the new log, holding its lock; `nil` when nothing was rewritten.
         package var newFile: LogFile?
+        /// The new log's size in bytes (0 when nothing was rewritten).
+        var newLogBytes = 0
+        /// The `data.forgotten` event that ends the new log; `nil` when nothing was rewritten.
+        var forgottenEvent: RecordedEvent?
+        /// What the rewrite redacted, for deriving the deciders' state of the new log (``IngestState/erase(_:)``).
+        var erasure = SampleErasure()
     }
 
     /// Selects, redacts and replaces the log `file` (the writer, holding the
@@ -107,13 +113,18 @@ package enum LogEraser {
     ///   - dryRun: Only report what would be redacted; no byte changes.
     ///   - protection: The Data Protection class of the new log.
     ///   - step: Called at each ``Step`` reached (never for a dry run or when nothing matched).
+    ///   - availableBytes: For tests only: the free bytes the free-space check sees instead
+    ///     of the file system's figure (a full disk cannot be arranged in a test); `nil`,
+    ///     the default, asks the file system. The command line passes
+    ///     `DUNE_FORGET_AVAILABLE_BYTES` here.
     /// - Throws: `DuneEventsError` — `.corruptLog` when a line is damaged,
     ///   `.io` when there is not enough free space or a write, sync or rename
     ///   fails; in every case before the log was replaced.
     /// - Complexity: O(n) in the log's bytes; memory 8 bytes per line plus a few chunks.
     package static func rewrite(file: LogFile, selection: ForgetSelection, dryRun: Bool,
                                 protection: FileProtection,
-                                step: (@Sendable (Step) -> Void)? = nil) throws(DuneEventsError) -> Outcome {
+                                step: (@Sendable (Step) -> Void)? = nil,
+                                availableBytes: Int64? = nil) throws(DuneEventsError) -> Outcome {
         let path = file.path
         let scanned = try select(file, dryRun: dryRun, selection: selection)
         let selected = scanned.selected
@@ -121,7 +132,7 @@ package enum LogEraser {
         var report = ForgetReport(dryRun: dryRun, selectors: selection.selectorKinds, sampleIDs: sampleIDs, redactedEvents: 0)
         if selected.isEmpty { return Outcome(report: report, newFile: nil) }
         if dryRun {
-            report.redactedEvents = try copy(file, scanned, into: nil, path: path)
+            report.redactedEvents = try copy(file, scanned, into: nil, path: path).redacted.count
             return Outcome(report: report, newFile: nil)
         }
         step?(.selected)
@@ -129,8 +140,8 @@ package enum LogEraser {
         let directory = FileSystem.parentDirectory(of: path)
         // Redacted lines are shorter than the lines they replace: the old size and the new record bound the new log.
         let needed = Int64(scanned.validBytes) + 4096
-        if let available = FileSystem.availableBytes(onFileSystemOf: directory), available < needed {
-            throw DuneEventsError(.io, "not enough free space to forget: the new log needs up to \(needed) bytes and the file system holding '\(directory)' has \(available); free some space and run forget again",
+        if let available = availableBytes ?? FileSystem.availableBytes(onFileSystemOf: directory), available < needed {
+            throw DuneEventsError(.io, "not enough free space to forget: the new log needs up to \(needed) bytes and the file system holding '\(directory)' has \(available) bytes free; nothing was changed. Free some space and run forget again",
                                   location: .init(path: path))
         }
         let newPath = newLogPath(forLog: path)
@@ -142,6 +153,9 @@ package enum LogEraser {
         }
         let newFile = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: FileDescriptor.systemWrite)
         let lastSeq = scanned.hashes.count
+        let erasure: SampleErasure
+        let forgotten: RecordedEvent
+        let newLogBytes: Int
         do throws(DuneEventsError) {
             do throws(Errno) {
                 try descriptor.setPermissions(0o600)
@@ -151,13 +165,15 @@ package enum LogEraser {
                 throw DuneEventsError(error, during: .write, path: newPath)
             }
             let output = NewLogWriter(descriptor: descriptor, path: newPath)
-            report.redactedEvents = try copy(file, scanned, into: output, path: path)
+            erasure = try copy(file, scanned, into: output, path: path)
+            report.redactedEvents = erasure.redacted.count
             let recordedAt = EventIdentity.now()
             var ids = EventIDGenerator(at: recordedAt)
             let record = ForgetRecord(selectors: selection.selectorKinds, samples: selected.count, events: report.redactedEvents)
-            try output.write(EventCodec.encodeLine(RecordedEvent(seq: lastSeq + 1, id: ids.next(), recordedAt: recordedAt,
-                                                                 event: Event(.dataForgotten(record)))))
+            forgotten = RecordedEvent(seq: lastSeq + 1, id: ids.next(), recordedAt: recordedAt, event: Event(.dataForgotten(record)))
+            try output.write(EventCodec.encodeLine(forgotten))
             try output.flush()
+            newLogBytes = output.written
             step?(.written)
             do throws(Errno) {
                 try descriptor.durableSync()
@@ -197,15 +213,17 @@ package enum LogEraser {
         step?(.cleanedUp)
         try remove(journalPath(forLog: path))
         try syncDirectory(directory)
-        return Outcome(report: report, newFile: newFile)
+        return Outcome(report: report, newFile: newFile, newLogBytes: newLogBytes, forgottenEvent: forgotten, erasure: erasure)
     }
 
     // MARK: - Selecting
 
     /// What the selection pass keeps: per line, its sample id's hash (``tag(_:)``; 0 for a
-    /// line of no sample), the selected sample ids and their hashes, and where the checked lines end.
+    /// line of no sample), the selected sample ids and their hashes, the lines an earlier
+    /// `forget` redacted, and where the checked lines end.
     struct Selection {
         var hashes: [UInt64] = []
+        var earlier: [SampleErasure.Redaction] = []
         var selected: Set<String> = []
         var selectedHashes: Set<UInt64> = []
         var validBytes = 0
@@ -266,10 +284,14 @@ package enum LogEraser {
                     }
                 } else {
                     let event = batch.others[Int(~row)]
-                    if case .sampleDeleted(let deletion) = event.payload {
+                    switch event.payload {
+                    case .sampleDeleted(let deletion):
                         result.hashes.append(tag(SampleKey(deletion.sampleID)))
                         if selection.deleted { lastDeleted[deletion.sampleID] = event.seq }
-                    } else {
+                    case .redacted(let redacted):
+                        result.hashes.append(0)
+                        result.earlier.append(SampleErasure.Redaction(seq: event.seq, sampleKey: ContentDigest(string: redacted.sampleID)))
+                    default:
                         result.hashes.append(0)
                     }
                 }
@@ -328,6 +350,8 @@ package enum LogEraser {
         let descriptor: FileDescriptor
         let path: String
         var buffer: [UInt8] = []
+        /// Bytes handed to the file so far.
+        private(set) var written = 0
         static let flushSize = 8 << 20
 
         init(descriptor: FileDescriptor, path: String) {
@@ -354,6 +378,7 @@ package enum LogEraser {
             } catch {
                 throw DuneEventsError(error, during: .write, path: path)
             }
+            written += bytes.count
         }
 
         func flush() throws(DuneEventsError) {
@@ -363,6 +388,7 @@ package enum LogEraser {
             } catch {
                 throw DuneEventsError(error, during: .write, path: path)
             }
+            written += buffer.count
             buffer.removeAll(keepingCapacity: true)
         }
     }
@@ -370,14 +396,15 @@ package enum LogEraser {
     /// Streams the checked lines of `file` into `output` (when given), redacting the
     /// events of the selected samples; untouched lines are copied byte for byte.
     ///
-    /// - Returns: How many events were (or would be) redacted.
-    static func copy(_ file: LogFile, _ scanned: Selection, into output: NewLogWriter?, path: String) throws(DuneEventsError) -> Int {
+    /// - Returns: The lines that were (or would be) redacted, and the `eventID`s they drop,
+    ///   with the selection pass's earlier redactions.
+    static func copy(_ file: LogFile, _ scanned: Selection, into output: NewLogWriter?, path: String) throws(DuneEventsError) -> SampleErasure {
         let chunkSize = 8 << 20
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         var carry: [UInt8] = []    // the start of a line cut by the chunk's end
         var offset = 0
         var lineIndex = 0
-        var redacted = 0
+        var erasure = SampleErasure(earlier: scanned.earlier)
         let newline = UInt8(ascii: "\n")
 
         /// The redacted form of one whole line (without its `\n`), or `nil` when it stays as it is.
@@ -398,7 +425,10 @@ package enum LogEraser {
             default: return nil
             }
             guard scanned.selected.contains(sampleID) else { return nil }
-            redacted += 1
+            erasure.redacted.append(SampleErasure.Redaction(seq: original.seq, sampleKey: ContentDigest(string: sampleID)))
+            if let eventID = original.event.eventID {
+                erasure.droppedEventIDs.append(SampleErasure.DroppedEventID(key: ContentDigest(string: eventID), seq: original.seq))
+            }
             let event = Event(.redacted(RedactedEvent(sampleID: sampleID, type: original.type)))
             return EventCodec.encodeLine(RecordedEvent(seq: original.seq, id: original.id, recordedAt: original.recordedAt, event: event))
         }
@@ -412,11 +442,11 @@ package enum LogEraser {
             offset += count
             try chunk.withUnsafeBytes { raw in Result { () throws(DuneEventsError) in
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[..<count])
+                guard let base = bytes.baseAddress else { return }
                 var start = 0        // the first byte of this chunk not yet written
                 var lineStart = 0
-                var position = 0
-                while position < count {
-                    guard bytes[position] == newline else { position += 1; continue }
+                // The C library's vectorized search (LineScanning), not a byte loop: most of the copy is finding lines.
+                while let position = LineScanning.firstNewline(in: base, from: lineStart, to: count) {
                     if !carry.isEmpty {
                         // A line that began in the previous chunk.
                         carry.append(contentsOf: bytes[..<position])
@@ -435,15 +465,14 @@ package enum LogEraser {
                         start = position + 1
                     }
                     lineIndex += 1
-                    position += 1
-                    lineStart = position
+                    lineStart = position + 1
                 }
                 try output?.write(UnsafeRawBufferPointer(rebasing: bytes[start..<lineStart]))
                 if lineStart < count { carry.append(contentsOf: bytes[lineStart..<count]) }
             } }.get()
         }
         try output?.flush()
-        return redacted
+        return erasure
     }
     private static func damage(_ reason: String, path: String, line: Int, offset: Int) -> DuneEventsError {
         DuneEventsError(.corruptLog, "\(reason); forget changes nothing in a damaged log. Run 'dune-replay verify' to see every problem, and restore the log from a backup or cut it at the last good line",

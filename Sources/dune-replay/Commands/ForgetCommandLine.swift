@@ -77,12 +77,13 @@ enum ForgetCommandLine {
             timingLine("opened", since: started)
             for warning in await log.warnings { Terminal.err(warning + "\n") }
             do {
-                report = try await log.forget(selection, dryRun: false, step: stepObserver(start: started))
+                report = try await log.forget(selection, dryRun: false, step: stepObserver(start: started),
+                                              availableBytes: availableBytesOverride())
             } catch {
                 await log.close()
                 throw error
             }
-            timingLine("state rebuilt from the new log", since: started)
+            timingLine("deciders' state of the new log derived", since: started)
             await log.close()
             timingLine("closed (checkpoint written)", since: started)
         }
@@ -127,6 +128,14 @@ enum ForgetCommandLine {
                 SystemClock.sleep(seconds: 60)
             }
         }
+    }
+
+    /// For the free-space test only (not part of the command's interface): with
+    /// `DUNE_FORGET_AVAILABLE_BYTES=<n>`, forget's free-space check sees `n` free
+    /// bytes instead of asking the file system, so the refusal (exit 74) can be
+    /// tested without filling a disk. Everything else runs as without it.
+    static func availableBytesOverride() -> Int64? {
+        ProcessEnvironment.value(of: "DUNE_FORGET_AVAILABLE_BYTES").flatMap { Int64($0) }
     }
 
     private static func selection(_ arguments: Arguments) throws(CommandFailure) -> ForgetSelection {
