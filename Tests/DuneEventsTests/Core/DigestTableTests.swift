@@ -2,8 +2,9 @@ import Testing
 @testable import DuneEvents
 
 /// ``DigestTable`` against `Dictionary`: seeded random inserts, overwrites, in-place
-/// updates and lookups (the table never removes), with keys that share their 32
-/// hash bits so that probing runs long, and a rebuild from the entries.
+/// updates, deletes (``DigestTable/removeEntries(at:)``, as `forget` uses it) and
+/// lookups, with keys that share their 32 hash bits so that probing runs long, and
+/// a rebuild from the entries.
 @Suite struct DigestTableTests {
     @Test(arguments: [0x5EED_0001, 0x5EED_0002, 0x5EED_0003] as [UInt64])
     func agreesWithADictionary(seed: UInt64) {
@@ -18,7 +19,7 @@ import Testing
         }
         for step in 0..<20_000 {
             let k = key()
-            switch random.next() % 4 {
+            switch random.next() % 5 {
             case 0:
                 let value = Int(truncatingIfNeeded: random.next())
                 let index = table.set(k, value)
@@ -32,6 +33,15 @@ import Testing
                 } else {
                     #expect(reference[k] == nil)
                 }
+            case 2 where step % 50 == 0:
+                // Remove a few entries at once, this key's among them when it has one.
+                var indices = Set((0..<Int(random.next() % 4)).compactMap { _ in order.isEmpty ? nil : Int(random.next() % UInt64(order.count)) })
+                if let index = table.index(of: k) { indices.insert(index) }
+                let gone = Set(indices.map { order[$0] })
+                table.removeEntries(at: Array(indices))
+                for key in gone { reference[key] = nil }
+                order.removeAll { gone.contains($0) }
+                #expect(table[k] == nil)
             default:
                 #expect(table[k] == reference[k], "step \(step)")
                 #expect(table.contains(k) == (reference[k] != nil))
