@@ -164,22 +164,3 @@ enum ExplainCommandLine {
         CommandFailure(exitCode: .dataError, message: "Error: " + message)
     }
 }
-
-/// One explanation, of any model.
-enum ExplainedValue {
-    case readiness(ReadinessExplanation)
-    case weekly(WeekExplanation)
-    case trend(TrendExplanation)
-    case sync(FeatureLoadTrace)
-    case refresh(RefreshExplanation)
-
-    var jsonValue: JSONValue {
-        switch self {
-        case .readiness(let explanation): explanation.jsonValue
-        case .weekly(let explanation): explanation.jsonValue
-        case .trend(let explanation): explanation.jsonValue
-        case .sync(let trace): trace.jsonValue
-        case .refresh(let explanation): explanation.jsonValue
-        }
-    }
-}
