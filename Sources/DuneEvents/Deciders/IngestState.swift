@@ -1,28 +1,3 @@
-/// Whether an input line was appended (docs/input-format.md).
-package enum IngestOutcome: String, Sendable, Hashable, CaseIterable {
-    /// New events were appended.
-    case appended
-    /// The line was already in the log; nothing was appended.
-    case alreadyAppended
-    /// The idempotency key was used before with different content; the line is rejected.
-    case conflict
-}
-
-/// The decision for one input line.
-package struct IngestDecision: Sendable, Hashable {
-    package var outcome: IngestOutcome
-    /// The events to append, in order (empty unless `appended`).
-    package var events: [Event]
-    /// Why the line was not appended (for `alreadyAppended` and `conflict`).
-    package var reason: String?
-
-    package init(outcome: IngestOutcome, events: [Event] = [], reason: String? = nil) {
-        self.outcome = outcome
-        self.events = events
-        self.reason = reason
-    }
-}
-
 /// Everything ingest must know about the log to decide on new lines:
 /// idempotency keys, sample versions, the refresh coordinator and in-flight tasks.
 ///
