@@ -52,7 +52,7 @@ extension InputParser {
         // end, eventID, id, input, kind, source, start, unit, value. Strings hold no
         // escapes (the scanner takes none), so they are copied as written.
         let first = data.count
-        func quoted(_ slice: Slice) {
+        func quoted(_ slice: LineSlice) {
             data.append(UInt8(ascii: "\""))
             data.append(contentsOf: c.bytes(slice))
             data.append(UInt8(ascii: "\""))
