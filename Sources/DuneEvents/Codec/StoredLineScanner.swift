@@ -200,13 +200,7 @@ package final class StoredLineScanner {
             return .refreshRequested(RefreshRecord(source: source, kind: kind.value, at: at, outcome: outcome, reason: reason.value,
                                                    refreshSignal: signal))
         case .taskStarted, .taskCompleted, .taskFailed, .taskCancelled:
-            let phase: TaskPhase = switch type {
-            case .taskStarted: .started
-            case .taskCompleted: .completed
-            case .taskFailed: .failed
-            default: .cancelled
-            }
-            guard present & ~Self.taskKeys == 0,
+            guard let phase = type.taskPhase, present & ~Self.taskKeys == 0,
                   let requested = optionalEnumeration(.requestedPhase, TaskPhase.self, c),
                   let reason = optionalEnumeration(.reason, CancellationReason.self, c),
                   let task = string(.task), let taskText = c.text(task), let feature = string(.feature), let featureText = c.text(feature),
