@@ -106,26 +106,17 @@ extension InputParser {
     /// no escapes), the value in ``JSONWriter``'s number form. The callers take
     /// only lines whose timestamps are already in their canonical spelling.
     static func writeContent(of line: ScannedSampleLine, _ c: Cursor, into content: inout [UInt8]) {
-        func member(_ key: StaticString, _ slice: LineSlice) {
-            content.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            content.append(UInt8(ascii: "\""))
-            content.append(contentsOf: c.bytes(slice))
-            content.append(UInt8(ascii: "\""))
-        }
-        member(#"{"end":"#, line.end)
-        member(#","id":"#, line.id)
-        member(#","kind":"#, line.kindText)
-        member(#","source":"#, line.source)
-        member(#","start":"#, line.start)
-        content.appendLiteral(#","type":"sample""#)
+        func text(_ slice: LineSlice) -> UnescapedJSONText { UnescapedJSONText(bytes: c.bytes(slice)) }
+        let reading: SampleObjectWriter.Reading<UnescapedJSONText>
         if let unit = line.unit, let value = line.numberValue {
-            member(#","unit":"#, unit)
-            content.appendLiteral(#","value":"#)
-            JSONWriter.writeNumberQuickly(value, into: &content)
+            reading = .quantity(unit: text(unit), value: value)
         } else if let stage = line.stringValue {
-            member(#","value":"#, stage)
+            reading = .sleep(stage: text(stage))
+        } else {
+            return  // not a line `reading(of:seconds:_:)` accepts
         }
-        content.append(UInt8(ascii: "}"))
+        SampleObjectWriter.write(end: text(line.end), id: text(line.id), kind: text(line.kindText), source: text(line.source),
+                                 start: text(line.start), typeSample: true, reading: reading, into: &content)
     }
 
     /// The fast path of ``parse(_:)-(UnsafeRawBufferPointer)``: the common
