@@ -131,39 +131,14 @@ struct Cursor {
             integerDigits = 1
             if index < end, byte(index) &- UInt8(ascii: "0") < 10 { return nil }  // leading zero: decline
         } else {
-            while index < end {
-                let digit = byte(index) &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                if significant < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    if mantissa != 0 { significant += 1 }
-                } else {
-                    exponent += 1
-                    significant += 1
-                }
-                integerDigits += 1
-                index += 1
-            }
+            integerDigits = digits(into: &mantissa, significant: &significant, exponent: &exponent, fractional: false)
             guard integerDigits > 0 else { return nil }
         }
         var fraction = false
         if index < end, byte(index) == UInt8(ascii: ".") {
             fraction = true
             index += 1
-            var fractionDigits = 0
-            while index < end {
-                let digit = byte(index) &- UInt8(ascii: "0")
-                guard digit < 10 else { break }
-                if significant < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    if mantissa != 0 { significant += 1 }
-                    exponent -= 1
-                } else {
-                    significant += 1
-                }
-                fractionDigits += 1
-                index += 1
-            }
+            let fractionDigits = digits(into: &mantissa, significant: &significant, exponent: &exponent, fractional: true)
             guard fractionDigits > 0 else { return nil }
         }
         var hasExponent = false
@@ -247,5 +222,29 @@ struct Cursor {
         }
         guard let unit, let value else { return nil }
         return FieldSlot(kind: .measurement, slice: unit, number: value)
+    }
+
+    /// Reads a run of digits into `mantissa`, keeping at most 19 significant
+    /// ones: in the integer part each digit dropped past them raises
+    /// `exponent`; in the fraction (`fractional`) each digit kept lowers it.
+    /// Returns how many digits it read.
+    @inline(__always)
+    private mutating func digits(into mantissa: inout UInt64, significant: inout Int, exponent: inout Int, fractional: Bool) -> Int {
+        var count = 0
+        while index < end {
+            let digit = byte(index) &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            if significant < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if mantissa != 0 { significant += 1 }
+                if fractional { exponent -= 1 }
+            } else {
+                if !fractional { exponent += 1 }
+                significant += 1
+            }
+            count += 1
+            index += 1
+        }
+        return count
     }
 }
