@@ -43,13 +43,24 @@ PY
 
 STORE=$DATA/store.jsonl
 cp "$LOG" "$STORE"; rm -f "$STORE.snapshot" "$STORE.checkpoint"
-$BENCH open "$STORE" >/dev/null   # leaves the checkpoint and a snapshot
+$DUNE ingest --log "$STORE" - </dev/null >/dev/null 2>&1   # leaves the deciders' checkpoint, as ingest does
+$BENCH open "$STORE" >/dev/null   # leaves a snapshot
 SNAPSHOT_BYTES=$(stat -c %s "$STORE.snapshot")
 SAMPLES=$(python3 -c "import sys; print(sum(1 for l in open(sys.argv[1]) if '\"sample.ingested\"' in l))" "$LOG")
 echo "| measurement (long history, $(wc -l < "$LOG") events) | wall min / median / max | peak RSS |"
 echo "|---|---|---|"
 measure "StoreBench open + first readiness read, from the snapshot" $BENCH open "$STORE"
 measure "StoreBench open + first readiness read, full replay (snapshots off)" $BENCH open-replay "$STORE"
+# The same two inside the process (what StoreBench prints: open + first read, without process start and exit).
+inprocess() {
+    local label=$1; shift
+    for _ in $(seq "$RUNS"); do "$@"; done | python3 -c "
+import statistics, sys
+ms = sorted(float(line.split()[1]) for line in sys.stdin)
+print(f'| {sys.argv[1]}, in the process | {ms[0]/1000:.3f} / {statistics.median(ms)/1000:.3f} / {ms[-1]/1000:.3f} s | |')" "$label"
+}
+inprocess "StoreBench open + first readiness read, from the snapshot" $BENCH open "$STORE"
+inprocess "StoreBench open + first readiness read, full replay" $BENCH open-replay "$STORE"
 measure "report, from the snapshot" $DUNE report --log "$STORE"
 measure "report --no-snapshot" $DUNE report --no-snapshot --log "$STORE"
 echo

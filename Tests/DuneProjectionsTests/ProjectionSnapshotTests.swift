@@ -21,12 +21,23 @@ import DuneFixtures
                               weeklyStats: WeeklyStatsProjection(replaying: events), syncStatus: SyncStatusProjection(replaying: events))
     }
 
-    static func roundTrip(_ snapshot: ProjectionSnapshot) -> ProjectionSnapshot? {
-        var writer = BinaryWriter()
-        snapshot.write(to: &writer)
-        var reader = BinaryReader(writer.bytes, from: 0)
-        let decoded = ProjectionSnapshot(from: &reader)
-        return reader.isAtEnd ? decoded : nil
+    /// A stamp for snapshots that are decoded without a log to check it against.
+    static func stamp(_ snapshot: ProjectionSnapshot) -> LogStamp {
+        LogStamp(identity: FileIdentity(device: 1, inode: 2), offset: 1_000, lastSeq: snapshot.throughSeq, lastLineLength: 300,
+                 lastLineCRC: 0x1234_5678)
+    }
+
+    /// The snapshot in `bytes` (a snapshot file's), or `nil` when `SnapshotFile` refuses them.
+    static func decode(_ bytes: [UInt8]) throws -> ProjectionSnapshot? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try #require(LogCacheFile.Reader(path))
+        return try? SnapshotFile.read(file, stampMismatch: { _ in nil }).get().0
+    }
+
+    static func roundTrip(_ snapshot: ProjectionSnapshot) throws -> ProjectionSnapshot? {
+        try decode(SnapshotFile.encoded(snapshot, at: stamp(snapshot)))
     }
 
     /// Cut points as fractions of the log (0: after its first event; 1: at its end).
@@ -36,9 +47,13 @@ import DuneFixtures
         #expect(events.count > 2_000)
         let cutSeq = max(1, Int(Double(events.count) * cut))
         let before = Self.folded(events.prefix(cutSeq))
-        let snapshot = try #require(Self.roundTrip(ProjectionSnapshot(readiness: before.readiness, syncStatus: before.syncStatus)))
+        let snapshot = try #require(try Self.roundTrip(ProjectionSnapshot(readiness: before.readiness, trends: before.trends, syncStatus: before.syncStatus)))
         var restored = await snapshot.restore()
-        // The restored state reads exactly as the state it was taken from …
+        // The restored state reads exactly as the state it was taken from (readiness from the
+        // snapshot's day inputs, not from the samples) …
+        #expect(restored.readiness.readsModelFromSnapshotMetrics && restored.trends.readsModelFromSnapshotMetrics)
+        #expect(restored.readiness.readModel() == before.readiness.readModel())
+        #expect(restored.trends.readModel() == before.trends.readModel())
         #expect(Self.files(restored) == Self.files(before))
         #expect(restored.readiness.samples == before.readiness.samples)
         #expect(restored.weeklyStats.samples == before.weeklyStats.samples)
@@ -48,6 +63,7 @@ import DuneFixtures
         restored.trends.apply(tail)
         restored.weeklyStats.apply(tail)
         restored.syncStatus.apply(tail)
+        #expect(restored.readiness.readsModelFromSnapshotMetrics == tail.lastSeq.map { $0 <= cutSeq } ?? true)
         #expect(Self.files(restored) == Self.files(Self.folded(events)))
     }
 
@@ -60,30 +76,151 @@ import DuneFixtures
         try log.workout(id: "w", "running", from: "2026-03-02T17:00:00Z", to: "2026-03-02T17:45:00Z", energyKcal: 400,
                         distanceMeters: 8000, volumeKg: nil)
         let states = Self.folded(log.events)
-        let snapshot = try #require(Self.roundTrip(ProjectionSnapshot(readiness: states.readiness, syncStatus: states.syncStatus)))
+        let snapshot = try #require(try Self.roundTrip(ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)))
         #expect(snapshot.samples.rows.map(\.seq) == [3, 5])
         #expect(snapshot.samples.sample(at: 0).quantity?.value == 42)
         #expect(snapshot.samples.sample(at: 1).workout?.activityType == "running")
         #expect(snapshot.throughSeq == 5)
     }
 
-    @Test func damagedBytesNeverDecodeIntoASnapshot() throws {
-        let events = Self.events.prefix(1_500)
-        let states = Self.folded(events)
-        var writer = BinaryWriter()
-        ProjectionSnapshot(readiness: states.readiness, syncStatus: states.syncStatus).write(to: &writer)
-        let bytes = writer.bytes
-        // Every cut short of the end is refused: nothing half-read is ever restored.
-        for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 300)) {
-            var reader = BinaryReader(Array(bytes.prefix(cut)), from: 0)
-            let decoded = ProjectionSnapshot(from: &reader)
-            #expect(decoded == nil || !reader.isAtEnd, "a snapshot cut at byte \(cut) of \(bytes.count) decoded whole")
+    @Test func theSectionsRoundTrip() throws {
+        let states = Self.folded(Self.events.prefix(3_000))
+        let snapshot = ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)
+        #expect(snapshot.samples.fullSamples.count > 0, "the log has workouts, kept whole")
+        let decoded = try #require(try Self.roundTrip(snapshot))
+        #expect(decoded.throughSeq == snapshot.throughSeq)
+        #expect((0..<decoded.samples.count).map(decoded.samples.sample(at:)) == (0..<snapshot.samples.count).map(snapshot.samples.sample(at:)))
+        #expect(decoded.samples.rows.map(\.seq) == snapshot.samples.rows.map(\.seq))
+        #expect(decoded.index.capacity == snapshot.index.capacity && decoded.index.count == snapshot.samples.count)
+        #expect(decoded.index.versions.sorted() == snapshot.index.versions.sorted())
+        // Every id is found at its own row through the decoded index.
+        for row in 0..<decoded.samples.count {
+            let key = decoded.samples.key(at: row)
+            let found = decoded.index.find(hash: key.hash64) { decoded.samples.key(at: Int($0) - 1) == key }
+            #expect(found?.version == UInt32(row + 1))
         }
-        // A row that names no sample kind is refused (the file's CRCs catch flipped bytes before this).
-        var damaged = bytes
-        damaged[16 + 62] = 0xFF  // the first row's kind index
-        var reader = BinaryReader(damaged, from: 0)
-        #expect(ProjectionSnapshot(from: &reader) == nil)
+        #expect(decoded.profileSleepTargetMinutes == snapshot.profileSleepTargetMinutes && decoded.profileSeq == snapshot.profileSeq)
+        #expect(decoded.syncStatus.readModel() == snapshot.syncStatus.readModel())
+        let metrics = try #require(decoded.dailyMetrics)
+        #expect(metrics.count == states.readiness.readModel().days.count && metrics == snapshot.dailyMetrics)
+        #expect(metrics.contains { $0.value(.hrv) == nil } && metrics.contains { $0.value(.sleepMinutes) != nil })
+        #expect(metrics.contains { $0.value(.workoutMinutes) != nil } && metrics.contains { $0.value(.steps) != nil })
+    }
+
+    @Test func samplesKeptWholeRoundTripExactly() throws {
+        let odd = try Timestamp(parsing: "2026-03-01T06:00:00.500+00:00")
+        let later = try Timestamp(parsing: "2026-03-01T07:15:00-05:30")
+        let samples = [
+            Sample(id: "not-a-uuid", kind: .bodyMass, start: odd, end: odd, source: "Scale ✓",
+                   reading: .quantity(Quantity(value: 70.5, inputValue: 155.4, inputUnit: "lb"))),
+            Sample(id: "w", kind: .workout, start: odd, end: later, source: "Watch",
+                   reading: .workout(WorkoutSummary(activityType: "running", energyKcal: 400, distanceMeters: nil, volumeKg: 12,
+                                                    inputEnergy: .init(value: 1673.6, unit: "kJ"), inputDistance: .init(value: 5, unit: "mi")))),
+            Sample(id: "w2", kind: .workout, start: odd, end: later, source: "", reading: .workout(WorkoutSummary(activityType: "yoga"))),
+            Sample(id: "s", kind: .sleep, start: odd, end: later, source: "Ring", reading: .sleep(.asleepREM)),
+        ]
+        var writer = BinaryWriter()
+        for sample in samples { sample.writeSnapshot(to: &writer) }
+        var reader = BinaryReader(writer.bytes, from: 0)
+        for sample in samples {
+            let decoded = try #require(Sample(snapshot: &reader))
+            #expect(decoded == sample)
+            #expect(decoded.start.text == sample.start.text && decoded.end.text == sample.end.text)
+        }
+        #expect(reader.isAtEnd)
+        // A cut anywhere leaves some sample undecodable.
+        for cut in 0..<writer.bytes.count {
+            var cutReader = BinaryReader(Array(writer.bytes.prefix(cut)), from: 0)
+            var decoded = 0
+            while Sample(snapshot: &cutReader) != nil { decoded += 1 }
+            #expect(decoded < samples.count)
+        }
+    }
+
+    @Test func damageInAnySectionIsDetected() throws {
+        let states = Self.folded(Self.events.prefix(1_500))
+        let snapshot = ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)
+        let bytes = SnapshotFile.encoded(snapshot, at: Self.stamp(snapshot))
+        #expect(try Self.decode(bytes) != nil)
+        // Every cut short of the end is refused: nothing half-read is ever restored.
+        for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 200)) {
+            #expect(try Self.decode(Array(bytes.prefix(cut))) == nil, "a snapshot cut at byte \(cut) of \(bytes.count) decoded")
+        }
+        // A flipped bit anywhere — header, meta, rows, index — is caught by that part's check.
+        let header = SnapshotFile.headerLength
+        let metaLength = bytes.count - header - snapshot.samples.count * 64 - snapshot.index.capacity * 8
+        let rowsStart = header + metaLength
+        let indexStart = rowsStart + snapshot.samples.count * 64
+        let places = [("header", 20), ("header check", header - 1), ("meta", header + 3), ("meta end", rowsStart - 1),
+                      ("rows", rowsStart + 62), ("rows end", indexStart - 1), ("index", indexStart + 5), ("index end", bytes.count - 1)]
+        for (section, offset) in places {
+            for bit in [0, 5] {
+                var damaged = bytes
+                damaged[offset] ^= 1 << bit
+                #expect(try Self.decode(damaged) == nil, "a flipped bit in the \(section) at byte \(offset) went unnoticed")
+            }
+        }
+        // A whole sector of zeros in the middle of the rows.
+        var zeroed = bytes
+        for offset in (rowsStart + 4096)..<min(indexStart, rowsStart + 4096 + 512) { zeroed[offset] = 0 }
+        #expect(try Self.decode(zeroed) == nil)
+    }
+
+    @Test func rowsAndIndexesThatPassTheirChecksButNotTheirRulesAreRefused() throws {
+        let states = Self.folded(Self.events.prefix(1_500))
+        let snapshot = ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)
+        // A row that names no sample kind, written with valid checks (as a bug, not damage, would).
+        var rows = snapshot.samples.rows
+        rows[0].kindIndex = 0xFF
+        var badKind = snapshot
+        badKind.samples = SampleBlock(rows: rows, fullSamples: snapshot.samples.fullSamples, sources: snapshot.samples.sources)
+        #expect(try Self.decode(SnapshotFile.encoded(badKind, at: Self.stamp(badKind))) == nil)
+        // Rows out of seq order.
+        rows = snapshot.samples.rows
+        rows.swapAt(0, 1)
+        var unordered = snapshot
+        unordered.samples = SampleBlock(rows: rows, fullSamples: snapshot.samples.fullSamples, sources: snapshot.samples.sources)
+        #expect(try Self.decode(SnapshotFile.encoded(unordered, at: Self.stamp(unordered))) == nil)
+        // An index image with a slot naming a version past the rows, or one slot too few.
+        var slots = [UInt64](repeating: 0, count: 1024)
+        slots[7] = UInt64(99) << 32 | 3
+        #expect(SampleIndex(capacity: 1024, count: 2, fill: { buffer in
+            slots.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            return true
+        }) == nil)
+        slots[9] = UInt64(98) << 32 | 1
+        #expect(SampleIndex(capacity: 1024, count: 3, fill: { buffer in
+            slots.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            return true
+        }) == nil)
+        #expect(SampleIndex(capacity: 1024, count: 3, fill: { buffer in
+            slots[7] = UInt64(99) << 32 | 2
+            slots[11] = UInt64(97) << 32 | 3
+            slots.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            return true
+        }) != nil)
+    }
+
+    @Test func theChecksumSeesEveryShortDamageAndEveryLength() {
+        var bytes = [UInt8](repeating: 0, count: 4_099)
+        var state: UInt64 = 12345
+        for index in bytes.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            bytes[index] = UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let original = bytes.withUnsafeBytes { CacheChecksum($0) }
+        for offset in stride(from: 0, to: bytes.count, by: 7) {
+            for width in [1, 3, 25] where offset + width <= bytes.count {
+                var damaged = bytes
+                for position in offset..<(offset + width) { damaged[position] ^= 0xA5 }
+                #expect(damaged.withUnsafeBytes { CacheChecksum($0) } != original, "damage of \(width) bytes at \(offset)")
+            }
+        }
+        // Cut or padded with zeros: the length is part of the check.
+        #expect(Array(bytes.dropLast()).withUnsafeBytes { CacheChecksum($0) } != original)
+        #expect((bytes + [0]).withUnsafeBytes { CacheChecksum($0) } != original)
+        #expect(([UInt8](repeating: 0, count: 32)).withUnsafeBytes { CacheChecksum($0) }
+                != ([UInt8](repeating: 0, count: 64)).withUnsafeBytes { CacheChecksum($0) })
     }
 }
 

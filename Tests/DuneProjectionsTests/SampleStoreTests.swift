@@ -60,4 +60,27 @@ struct SampleStoreTests {
         #expect(store(log).dailyValues(on: try day("2026-03-02"))?.hrv
             == DailyMean(value: 55, samples: [SampleReference(id: "h1", seq: 3)]))
     }
+
+    @Test func countsBySourceEqualCountingEverySample() throws {
+        var log = LogBuilder()
+        try log.quantity(.hrv, id: "a", start: "2026-03-01T06:00:00Z", value: 40, source: "Watch")
+        try log.quantity(.hrv, id: "b", start: "2026-03-01T07:00:00Z", value: 41, source: "Ring")
+        try log.quantity(.hrv, id: "a", start: "2026-03-02T06:00:00Z", value: 42, source: "Ring")  // a correction moves a's source
+        try log.quantity(.stepCount, id: "c", start: "2026-03-02T08:00:00Z", value: 100, source: "Phone")
+        _ = try log.delete(id: "b")
+        try log.workout(id: "w", "running", from: "2026-03-02T17:00:00Z", to: "2026-03-02T17:45:00Z", energyKcal: 400,
+                        distanceMeters: 8000, volumeKg: nil)
+        for kinds in [Set(SampleKind.allCases), [.hrv, .workout]] {
+            var counted: [String: Int] = [:]
+            let store = store(log, retaining: kinds)
+            for day in store.days {
+                for stored in store.samples(on: day) { counted[stored.sample.source, default: 0] += 1 }
+            }
+            #expect(store.sampleCountsBySource() == counted)
+            #expect(!counted.isEmpty)
+            var batched = SampleStore(retaining: kinds)
+            batched.apply(EventBatch(log.events), after: 0)
+            #expect(batched.sampleCountsBySource() == counted)
+        }
+    }
 }

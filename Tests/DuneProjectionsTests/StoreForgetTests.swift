@@ -25,6 +25,26 @@ import DuneFixtures
         String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: #""throughSeq":[0-9]+"#, with: "", options: .regularExpression)
     }
 
+    @Test func forgetAsTheFirstCallAfterOpeningRebuildsTheDeferredDecidersFirst() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let all = Self.inputs(withSentinel: true)
+            let seed = try await DuneStore.open(at: path)
+            _ = try await seed.append(all)
+            await seed.close()
+
+            let store = try await DuneStore.open(at: path)
+            #expect(await store.decidersAreLoaded == false)
+            let outcome = try await store.forget(sources: [Self.sentinel])
+            #expect(outcome.sampleIDs == ["SENT-1", "SENT-2"] && outcome.redactedEvents == 2)
+            // Every input again, the forgotten ones included: all already appended.
+            let again = try await store.append(all)
+            #expect(again.allSatisfy { $0 == .alreadyAppended })
+            #expect(await DuneStoreTests.files(of: store) == (try await DuneStoreTests.rebuiltFiles(path)))
+            await store.close()
+        }
+    }
+
     @Test func forgetOnAnOpenStoreErasesTheSamplesAndPublishesAnUpdate() async throws {
         try await DuneStoreTests.withDirectory { directory in
             let path = directory + "/events.jsonl"

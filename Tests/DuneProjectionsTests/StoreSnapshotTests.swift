@@ -50,7 +50,7 @@ import DuneFixtures
     }
 
     enum Damage: String, CaseIterable, Sendable {
-        case flippedByte, truncated, foreign, stale, logRewritten
+        case flippedByte, flippedHeader, flippedMeta, flippedIndex, truncated, oldFormat, foreign, stale, logRewritten
     }
 
     @Test(arguments: Damage.allCases)
@@ -63,6 +63,16 @@ import DuneFixtures
             switch damage {
             case .flippedByte:
                 bytes[bytes.count / 2] ^= 0x20
+            case .flippedHeader:
+                bytes[30] ^= 0x01
+            case .flippedMeta:
+                bytes[SnapshotFile.headerLength + 40] ^= 0x08
+            case .flippedIndex:
+                bytes[bytes.count - 5] ^= 0x40
+            case .oldFormat:
+                // A snapshot of format version 1 (before sections): only its version is read.
+                bytes = Array(bytes.prefix(12))
+                bytes[8] = 1
             case .truncated:
                 // What a process killed while writing would leave, were the file not renamed into place whole.
                 bytes.removeLast(bytes.count / 3)
@@ -73,10 +83,11 @@ import DuneFixtures
                 bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SnapshotFile.path(forLog: other))))
             case .stale:
                 // Written by code whose readiness fold had another version.
-                var payload = try #require(try? LogCacheFile.unframe(bytes, magic: SnapshotFile.magic,
-                                                                     version: ProjectionSnapshot.formatVersion).get())
-                payload[0] &+= 1
-                bytes = LogCacheFile.frame(payload, magic: SnapshotFile.magic, version: ProjectionSnapshot.formatVersion)
+                let file = try #require(LogCacheFile.Reader(snapshotPath))
+                let (snapshot, stamp) = try #require(try? SnapshotFile.read(file, stampMismatch: { _ in nil }).get())
+                var versions = ProjectionSnapshot.foldVersions
+                versions[0] &+= 1
+                bytes = SnapshotFile.encoded(snapshot, at: stamp, foldVersions: versions)
             case .logRewritten:
                 // The log replaced by a copy of itself (a restore from a backup): same bytes, another file.
                 let copy = directory + "/copy.jsonl"
@@ -100,6 +111,34 @@ import DuneFixtures
             #expect(await again.warnings == [])
             #expect(await again.snapshotSeq > 0)
             await again.close()
+        }
+    }
+
+    @Test func theFirstAppendAfterAnOpenFromTheSnapshotDecidesAsALogOpenedForAppending() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            try await Self.makeLog(path, Self.inputs[...])
+            // Re-appends of stored inputs, a new sample, and the new sample again in the same call.
+            let fresh = DuneStoreTests.hrv("deferred-1", "2026-03-02T06:00:00+01:00", 51)
+            let probe = Array(Self.inputs[0..<3]) + Array(Self.inputs.suffix(3)) + [fresh, fresh]
+            // What a log that rebuilt its deciders' state on open decides, on a copy of the log.
+            let copy = directory + "/copy.jsonl"
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            let eager = try EventLog(path: copy)
+            let expected = try await eager.ingest(probe.map { try InputParser.command(from: $0.inputObject) }).results.map(AppendOutcome.init)
+            await eager.close()
+
+            let store = try await DuneStore.open(at: path)
+            #expect(await store.snapshotSeq > 0)
+            #expect(await store.decidersAreLoaded == false, "opening to read does not rebuild the deciders' state")
+            _ = await store.readiness
+            #expect(await store.decidersAreLoaded == false)
+            let outcomes = try await store.append(probe)
+            #expect(await store.decidersAreLoaded)
+            #expect(outcomes == expected)
+            #expect(outcomes.filter { $0 == .alreadyAppended }.count == 7)
+            #expect(await DuneStoreTests.files(of: store) == (try await DuneStoreTests.rebuiltFiles(path)))
+            await store.close()
         }
     }
 

@@ -42,14 +42,21 @@ package actor EventLog {
         /// its checkpoint, side files). Applied on iOS, watchOS, tvOS and
         /// visionOS; accepted and ignored on macOS and Linux.
         package var protection: FileProtection
+        /// Rebuild the deciders' state (checkpoint plus the lines after it) at
+        /// the first call that needs it — an append, `forget`, ``lastSeq`` —
+        /// instead of on open. A store that opens to read pays nothing for it;
+        /// the lines after the checkpoint are then checked at that first call.
+        package var defersState: Bool
 
         package init(durability: Durability = .batch, waitForLock: Bool = false, create: Bool = true,
-                    checkpointBytes: Int? = EventLog.defaultCheckpointBytes, protection: FileProtection = .default) {
+                    checkpointBytes: Int? = EventLog.defaultCheckpointBytes, protection: FileProtection = .default,
+                    defersState: Bool = false) {
             self.durability = durability
             self.waitForLock = waitForLock
             self.create = create
             self.checkpointBytes = checkpointBytes
             self.protection = protection
+            self.defersState = defersState
         }
     }
 
@@ -79,6 +86,8 @@ package actor EventLog {
     package private(set) var warnings: [String] = []
     private var file: LogFile?
     private var state: IngestState
+    /// False while the state is deferred (``Options/defersState``) and not yet rebuilt: `state` is then empty.
+    private var stateIsLoaded: Bool
     private var size: Int
     /// The log offset the checkpoint beside it covers (0: none).
     private var checkpointedBytes = 0
@@ -102,6 +111,10 @@ package actor EventLog {
     /// - Parameter isCancelled: Asked between batches of the replay; when it
     ///   returns true the open stops, releases the lock and throws
     ///   `DuneEventsError` `.closed` ("the open was cancelled").
+    ///
+    /// With ``Options/defersState`` the open only takes the lock and
+    /// quarantines a torn last line; the state is rebuilt (and the lines after
+    /// the checkpoint checked) by the first call that needs it.
     package init(path: String, options: Options = Options(),
                  isCancelled: @Sendable () -> Bool = { false }) throws(DuneEventsError) {
         self.path = path
@@ -117,6 +130,26 @@ package actor EventLog {
             throw DuneEventsError(.corruptLog, "the log is damaged before its last line; appends are refused. Run 'dune-replay verify' to see where, and restore the log from a backup or cut it at the last good line",
                                   location: .init(path: path, byteOffset: offset))
         }
+        self.warnings = warnings
+        if options.defersState {
+            self.state = IngestState()
+            self.stateIsLoaded = false
+            self.size = try file.size
+            self.file = file
+            return
+        }
+        let loaded = try Self.loadState(file, path: path, options: options, isCancelled: isCancelled)
+        self.state = loaded.state
+        self.stateIsLoaded = true
+        self.size = loaded.size
+        self.checkpointedBytes = loaded.checkpointedBytes
+        self.file = file
+    }
+
+    /// The deciders' state of `file`: from `<log>.checkpoint` when it matches,
+    /// plus the lines after it (all of them without one).
+    private static func loadState(_ file: LogFile, path: String, options: Options, isCancelled: () -> Bool = { false })
+        throws(DuneEventsError) -> (state: IngestState, size: Int, checkpointedBytes: Int) {
         var state = IngestState()
         var start = LogReader.Resumption()
         if options.checkpointBytes != nil, let size = try? file.size,
@@ -125,13 +158,27 @@ package actor EventLog {
             state = checkpoint.state
             start = LogReader.Resumption(offset: checkpoint.offset, expectedSeq: checkpoint.lastSeq + 1)
         }
-        let end = try Self.replay(file, into: &state, from: start, isCancelled: isCancelled)
-        self.warnings = warnings
-        self.state = state
-        self.size = end.validBytes
-        self.checkpointedBytes = start.offset
-        self.file = file
+        let end = try replay(file, into: &state, from: start, isCancelled: isCancelled)
+        return (state, end.validBytes, start.offset)
     }
+
+    /// Rebuilds the deferred state (see ``Options/defersState``) if it is not yet.
+    /// - Throws: What opening without deferring throws: `corruptLog` for a
+    ///   damaged line after the checkpoint, `io` when the log was closed.
+    private func loadDeferredState() throws(DuneEventsError) {
+        guard !stateIsLoaded else { return }
+        guard let file else {
+            throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
+        }
+        let loaded = try Self.loadState(file, path: path, options: options)
+        state = loaded.state
+        size = loaded.size
+        checkpointedBytes = loaded.checkpointedBytes
+        stateIsLoaded = true
+    }
+
+    /// Whether the deciders' state is rebuilt (always, unless ``Options/defersState`` and no call needed it yet).
+    package var hasLoadedState: Bool { stateIsLoaded }
 
     /// Folds the log's events from `start` into `state`.
     private static func replay(_ file: LogFile, into state: inout IngestState, from start: LogReader.Resumption,
@@ -177,6 +224,8 @@ package actor EventLog {
     package func forget(_ selection: ForgetSelection, dryRun: Bool,
                         step: (@Sendable (LogEraser.Step) -> Void)? = nil,
                         availableBytes: Int64? = nil) throws(DuneEventsError) -> ForgetReport {
+        // The new log's state is derived from the old one: rebuild a deferred state first.
+        try loadDeferredState()
         guard let file else {
             throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
         }
@@ -206,19 +255,26 @@ package actor EventLog {
         return outcome.report
     }
 
-    /// The seq of the last event in the log (0 when empty).
-    package var lastSeq: Int { state.lastSeq }
+    /// The seq of the last event in the log (0 when empty); rebuilds a deferred state first.
+    package var lastSeq: Int {
+        try? loadDeferredState()
+        return state.lastSeq
+    }
 
     /// The stamp of the log's current end (its identity, and the offset, seq
     /// and CRC of its last line), for a cache taken now; `nil` when the log is
-    /// empty or closed.
-    package func stampAtEnd() -> LogStamp? {
-        guard let file else { return nil }
-        return LogStamp.atEnd(of: file, size: size, lastSeq: state.lastSeq)
+    /// empty or closed, or when its last line is not event `expectedSeq`
+    /// (used while the deciders' state is deferred, which knows the last seq otherwise).
+    package func stampAtEnd(expectedSeq: Int? = nil) -> LogStamp? {
+        guard let file, let lastSeq = stateIsLoaded ? state.lastSeq : expectedSeq else { return nil }
+        return LogStamp.atEnd(of: file, size: size, lastSeq: lastSeq)
     }
 
-    /// The deciders' current state (idempotency, refresh coordinator, tasks).
-    package var ingestState: IngestState { state }
+    /// The deciders' current state (idempotency, refresh coordinator, tasks); rebuilds a deferred state first.
+    package var ingestState: IngestState {
+        try? loadDeferredState()
+        return state
+    }
 
     /// Decides on each command in order and appends the resulting events as
     /// one durable batch: one `write` and, with `.batch` durability, one `fsync`.
@@ -264,6 +320,7 @@ package actor EventLog {
     /// ``ingest(_:atomic:)`` for a batch mixing prepared samples and commands:
     /// the same decisions, the same bytes in the log, one write and one fsync.
     package func ingest(items: [IngestItem], data: [UInt8], atomic: Bool) throws(DuneEventsError) -> ItemsResult {
+        try loadDeferredState()
         guard let file else {
             throw DuneEventsError(.io, "the log was closed after an earlier I/O error; open it again", location: .init(path: path))
         }
@@ -399,7 +456,7 @@ package actor EventLog {
     /// Writes `<log>.checkpoint` when at least `threshold` bytes of the log are
     /// not covered by it. A failure only costs the next open a longer replay.
     private func checkpointIfBehind(by threshold: Int) {
-        guard let file, let interval = options.checkpointBytes, size - checkpointedBytes >= max(threshold, interval),
+        guard stateIsLoaded, let file, let interval = options.checkpointBytes, size - checkpointedBytes >= max(threshold, interval),
               let checkpoint = LogCheckpoint.atEnd(of: file, size: size, state: state)
         else { return }
         if (try? checkpoint.write(logPath: path, protection: options.protection)) != nil { checkpointedBytes = size }

@@ -86,6 +86,45 @@ package enum LogCacheFile {
         return complete ? bytes : nil
     }
 
+    /// A cache file opened to be read in parts, straight into the buffers
+    /// that keep them (the snapshot's rows): no copy of the whole file.
+    /// Closed when the value goes away.
+    package final class Reader {
+        private let descriptor: FileDescriptor
+        /// The file's size when it was opened.
+        package let size: Int
+
+        /// The regular file at `path`, or `nil` when it is missing, not a
+        /// regular file, or larger than `maximumBytes`.
+        package init?(_ path: String, maximumBytes: Int = .max) {
+            guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return nil }
+            guard let status = try? descriptor.status(), status.isRegularFile, status.size <= maximumBytes else {
+                try? descriptor.close()
+                return nil
+            }
+            self.descriptor = descriptor
+            size = status.size
+        }
+
+        deinit {
+            try? descriptor.close()
+        }
+
+        /// Fills `buffer` with the bytes at `offset`; false when the file ends first or cannot be read.
+        package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+            guard offset >= 0, offset <= size, buffer.count <= size - offset else { return false }
+            return (try? descriptor.readExactly(into: buffer, atOffset: offset)) != nil
+        }
+
+        /// `count` bytes at `offset`, or `nil` when the file ends first or cannot be read.
+        package func bytes(_ count: Int, at offset: Int) -> [UInt8]? {
+            guard count >= 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: count)
+            let complete = bytes.withUnsafeMutableBytes { read(into: $0, at: offset) }
+            return complete ? bytes : nil
+        }
+    }
+
     /// Whether a file exists at `path`.
     package static func exists(_ path: String) -> Bool {
         (try? FileSystem.status(ofPath: path)) != nil

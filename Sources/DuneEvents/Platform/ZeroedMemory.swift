@@ -31,6 +31,20 @@ package final class ZeroedMemory: @unchecked Sendable {
 
     private static let hugePage = 2 << 20
 
+    /// Asks for transparent huge pages for the whole 2 MiB pages inside
+    /// `buffer`, memory not yet touched (a large array about to be filled by a
+    /// read): then filling it takes one page fault per 2 MiB, not per 4 KiB.
+    /// Linux only, advice only (ignored where it is refused or unsupported).
+    package static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if os(Linux)
+        guard let base = buffer.baseAddress, buffer.count >= 2 * hugePage else { return }
+        let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
+        let end = (Int(bitPattern: base) + buffer.count) & ~(hugePage - 1)
+        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(pointer, end - start, MADV_HUGEPAGE)
+        #endif
+    }
+
     /// - Parameter byteCount: The size; rounded up to at least 1.
     package init(byteCount requested: Int) {
         let byteCount = max(1, requested)

@@ -22,4 +22,14 @@ package protocol SampleDailyModel: ReadModel {
 
     /// The model of `daily` (every day with a sample, ascending).
     init(throughSeq: Int, daily: [DailyValues])
+
+    /// The model from a snapshot's ``DailyMetrics`` of every day, or `nil`
+    /// when the model is not computed from them (the default).
+    init?(throughSeq: Int, metrics days: [DailyMetrics])
+}
+
+extension SampleDailyModel {
+    package init?(throughSeq: Int, metrics days: [DailyMetrics]) {
+        return nil
+    }
 }

@@ -19,6 +19,8 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
     package private(set) var throughSeq = 0
     /// The current samples: content of ``SampleDailyModel/retainedKinds``; other kinds by day only.
     package private(set) var samples = SampleStore(retaining: Model.retainedKinds)
+    /// The days' metrics at a seq, kept by a snapshot (see `ReadinessProjection`).
+    private var restoredMetrics = DailyMetricsCache()
 
     package init() {}
 
@@ -39,7 +41,19 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
     /// The read model.
     /// - Complexity: O(n log n) for n samples.
     package func readModel() -> Model {
-        Model(throughSeq: throughSeq, daily: samples.modelDailyValues())
+        if let cached = restoredMetrics.days(at: throughSeq), let model = Model(throughSeq: throughSeq, metrics: cached) {
+            return model
+        }
+        return Model(throughSeq: throughSeq, daily: samples.modelDailyValues())
+    }
+
+    /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.
+    package var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
+
+    /// Keeps a snapshot's ``DailyMetrics`` of every day, taken when
+    /// ``throughSeq`` was `seq`, for ``readModel()``.
+    mutating func restoreModelMetrics(_ days: [DailyMetrics], throughSeq seq: Int) {
+        restoredMetrics = DailyMetricsCache(throughSeq: seq, days: days)
     }
 
     /// The daily values of `date` with their contributing samples, or `nil`.
@@ -49,8 +63,9 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
 }
 
 extension SampleProjection: SnapshotRestorable {
-    package mutating func advance(throughSeq seq: Int) {
-        throughSeq = max(throughSeq, seq)
+    mutating func restore(samples block: SampleBlock, index: SampleIndex, throughSeq seq: Int) {
+        samples = SampleStore(restoring: block, index: index, retaining: samples.retainedKinds)
+        throughSeq = seq
     }
 }
 

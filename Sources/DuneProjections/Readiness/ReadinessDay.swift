@@ -51,11 +51,42 @@ public struct ReadinessDay: Sendable, Equatable {
     ///   - rhrSeries: daily resting heart rate over (at least) D−60…D−1, ascending.
     ///   - sleepTargetMinutes: the sleep target.
     package init(daily: DailyValues, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
-        let date = daily.date
+        self.init(inputs: Inputs(daily), lnHRV: lnHRV, rhrSeries: rhrSeries, sleepTargetMinutes: sleepTargetMinutes)
+    }
+
+    /// The day's values the formula reads: all a readiness day depends on, with the series and the sleep target.
+    package struct Inputs: Sendable, Equatable {
+        package var date: DayKey
+        package var hrv: Double?
+        package var rhr: Double?
+        package var sleepMinutes: Double?
+
+        package init(date: DayKey, hrv: Double?, rhr: Double?, sleepMinutes: Double?) {
+            self.date = date
+            self.hrv = hrv
+            self.rhr = rhr
+            self.sleepMinutes = sleepMinutes
+        }
+
+        /// The inputs of `daily`.
+        package init(_ daily: DailyValues) {
+            self.init(date: daily.date, hrv: daily.hrv?.value, rhr: daily.restingHeartRate?.value, sleepMinutes: daily.sleep?.minutes)
+        }
+
+        /// The inputs in a day's metrics.
+        package init(metrics: DailyMetrics) {
+            self.init(date: metrics.date, hrv: metrics.value(.hrv), rhr: metrics.value(.restingHeartRate),
+                      sleepMinutes: metrics.value(.sleepMinutes))
+        }
+    }
+
+    /// Computes the day of `inputs` from the series of earlier days (see ``init(daily:lnHRV:rhrSeries:sleepTargetMinutes:)``).
+    package init(inputs: Inputs, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
+        let date = inputs.date
         self.date = date
-        hrv = daily.hrv?.value
-        rhr = daily.restingHeartRate?.value
-        sleepMinutes = daily.sleep?.minutes
+        hrv = inputs.hrv
+        rhr = inputs.rhr
+        sleepMinutes = inputs.sleepMinutes
         self.sleepTargetMinutes = sleepTargetMinutes
         let firstBaselineDay = date.adding(days: -ReadinessFormula.baselineWindowDays)
         let lastBaselineDay = date.adding(days: -1)

@@ -18,10 +18,31 @@ public struct ReadinessModel: Sendable, Equatable, ReadModel {
     /// The model of `daily` (every day with a sample, ascending).
     /// - Complexity: O(d log d) for d days.
     package init(throughSeq: Int, sleepTargetMinutes: Double, daily: [DailyValues]) {
-        let lnHRV = DailySeries(daily) { $0.hrv.map { DeterministicMath.log($0.value) } }
-        let rhr = DailySeries(daily) { $0.restingHeartRate?.value }
+        self.init(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, inputs: daily.map(ReadinessDay.Inputs.init))
+    }
+
+    /// The model of days with these `inputs` (every day with a sample, ascending): the same
+    /// numbers as from their daily values, without the samples (a snapshot keeps them).
+    /// - Complexity: O(d log d) for d days.
+    package init(throughSeq: Int, sleepTargetMinutes: Double, inputs: [ReadinessDay.Inputs]) {
+        var hrvDays: [DayKey] = []
+        var lnHRV: [Double] = []
+        var rhrDays: [DayKey] = []
+        var rhrValues: [Double] = []
+        for day in inputs {
+            if let hrv = day.hrv {
+                hrvDays.append(day.date)
+                lnHRV.append(DeterministicMath.log(hrv))
+            }
+            if let rhr = day.rhr {
+                rhrDays.append(day.date)
+                rhrValues.append(rhr)
+            }
+        }
+        let lnHRVSeries = DailySeries(days: hrvDays, values: lnHRV)
+        let rhrSeries = DailySeries(days: rhrDays, values: rhrValues)
         self.init(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes,
-                  days: daily.map { ReadinessDay(daily: $0, lnHRV: lnHRV, rhrSeries: rhr, sleepTargetMinutes: sleepTargetMinutes) })
+                  days: inputs.map { ReadinessDay(inputs: $0, lnHRV: lnHRVSeries, rhrSeries: rhrSeries, sleepTargetMinutes: sleepTargetMinutes) })
     }
 
     /// The entry for `date`, or `nil` when that day has no sample.

@@ -27,6 +27,9 @@ package struct ReadinessProjection: Projection, Equatable {
     package private(set) var profileSleepTargetMinutes: Double?
     /// The `seq` of that `profile.updated` event.
     package private(set) var profileSeq: Int?
+    /// The days' metrics at a seq, kept by a snapshot: ``readModel()`` uses
+    /// them while ``throughSeq`` is still that seq instead of reading every sample.
+    private var restoredMetrics = DailyMetricsCache()
 
     package init() {}
 
@@ -67,8 +70,15 @@ package struct ReadinessProjection: Projection, Equatable {
     /// The read model: every day with a sample.
     /// - Complexity: O(n log n) for n samples.
     package func readModel() -> ReadinessModel {
-        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.modelDailyValues())
+        if let cached = restoredMetrics.days(at: throughSeq) {
+            return ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes,
+                                  inputs: cached.map(ReadinessDay.Inputs.init(metrics:)))
+        }
+        return ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.modelDailyValues())
     }
+
+    /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.
+    package var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
 
     /// Day `date` alone, computed from only D−60…D by the same code as
     /// ``readModel()``; `nil` when the day has no sample.
@@ -94,11 +104,18 @@ extension ReadinessProjection {
         profileSleepTargetMinutes = sleepTargetMinutes
         profileSeq = seq
     }
+
+    /// Keeps a snapshot's ``DailyMetrics`` of every day, taken when
+    /// ``throughSeq`` was `seq`, for ``readModel()``.
+    mutating func restoreModelMetrics(_ days: [DailyMetrics], throughSeq seq: Int) {
+        restoredMetrics = DailyMetricsCache(throughSeq: seq, days: days)
+    }
 }
 
 extension ReadinessProjection: SnapshotRestorable {
-    package mutating func advance(throughSeq seq: Int) {
-        throughSeq = max(throughSeq, seq)
+    mutating func restore(samples block: SampleBlock, index: SampleIndex, throughSeq seq: Int) {
+        samples = SampleStore(restoring: block, index: index, retaining: samples.retainedKinds)
+        throughSeq = seq
     }
 }
 

@@ -106,6 +106,59 @@ struct SampleIndex: Sendable {
         count -= 1
     }
 
+    // MARK: - Snapshots
+
+    /// An empty index.
+    init() {}
+
+    /// The number of slots (a power of two; 0 before the first insertion).
+    var capacity: Int { table?.capacity ?? 0 }
+
+    /// The index of versions `1…block.count`, the rows of `block` (a
+    /// snapshot's live samples, each id once), inserted in row order.
+    init(indexing block: SampleBlock) {
+        reserveCapacity(block.count)
+        for row in 0..<block.count {
+            let hash = block.rows[row].hasPackedID ? block.rows[row].packedID.hashValue64 : block.key(at: row).hash64
+            insert(hash: hash, version: UInt32(row + 1))
+        }
+    }
+
+    /// Calls `body` with the slots as little-endian bytes (a snapshot's image of the table).
+    func withSlotBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard let table else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        #if _endian(little)
+        return body(UnsafeRawBufferPointer(start: table.slots, count: table.capacity * 8))
+        #else
+        let swapped = (0..<table.capacity).map { table.slots[$0].littleEndian }
+        return swapped.withUnsafeBytes(body)
+        #endif
+    }
+
+    /// A table of `capacity` slots that `fill` writes as little-endian bytes
+    /// (a snapshot's image of one made by ``init(indexing:)``), or `nil` when
+    /// `fill` fails or the slots do not hold exactly `count` versions, each in
+    /// `1…count`: a table that passes is safe to probe, and the snapshot's
+    /// checksum vouches that it is the one written.
+    init?(capacity: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) -> Bool) {
+        guard capacity >= 1024, capacity & (capacity - 1) == 0, count >= 0, count * 8 <= capacity * 5 else { return nil }
+        let table = SlotTable(capacity: capacity)
+        guard fill(UnsafeMutableRawBufferPointer(start: table.slots, count: capacity * 8)) else { return nil }
+        var occupied = 0
+        var valid = true
+        for index in 0..<capacity {
+            let entry = UInt64(littleEndian: table.slots[index])
+            table.slots[index] = entry
+            guard entry != 0 else { continue }
+            occupied += 1
+            let version = UInt32(truncatingIfNeeded: entry)
+            valid = valid && version >= 1 && Int(version) <= count
+        }
+        guard valid, occupied == count else { return nil }
+        self.table = table
+        self.count = count
+    }
+
     /// Every version in the table, in no particular order.
     var versions: [UInt32] {
         guard let table else { return [] }

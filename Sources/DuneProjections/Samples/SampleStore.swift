@@ -194,6 +194,39 @@ package struct SampleStore: Sendable, Equatable {
         return DailyValues(date: day, samples: samples(on: day))
     }
 
+    /// How many current retained samples each source has — what counting
+    /// ``samples(on:)`` of every day by `sample.source` gives, without
+    /// building the samples: packed rows are counted by their block's source
+    /// number, and the numbers are named once at the end. Only looked up by
+    /// name, never iterated in hash order by the caller's output.
+    /// - Complexity: O(n) for n retained samples.
+    package func sampleCountsBySource() -> [String: Int] {
+        let (blocks, firstVersions) = allVersions
+        var perSource = blocks.map { [Int](repeating: 0, count: $0.sources.count) }
+        var counts: [String: Int] = [:]
+        for bucket in buckets.occupied {
+            for version in bucket.retained {
+                var low = 0
+                var high = firstVersions.count
+                while high - low > 1 {
+                    let mid = (low + high) / 2
+                    if firstVersions[mid] <= version { low = mid } else { high = mid }
+                }
+                let block = blocks[low]
+                let packed = block.rows[Int(version - firstVersions[low])]
+                if packed.isFull {
+                    counts[block.fullSamples[packed.fullIndex].source, default: 0] += 1
+                } else {
+                    perSource[low][Int(packed.source)] += 1
+                }
+            }
+        }
+        for (block, blockCounts) in zip(blocks, perSource) {
+            for (source, count) in zip(block.sources, blockCounts) where count > 0 { counts[source, default: 0] += count }
+        }
+        return counts
+    }
+
     // MARK: - Equality
 
     /// Stores are equal when they track the same samples (id, version `seq`
@@ -249,6 +282,27 @@ package struct SampleStore: Sendable, Equatable {
             rows.append(row)
         }
         return SampleBlock(rows: rows, fullSamples: fullSamples, sources: sources)
+    }
+
+    /// The store that folding `block` (a snapshot's live samples: each id
+    /// once, in `seq` order) into an empty one gives, built without folding:
+    /// the block is referenced as versions `1…n`, `index` (made by
+    /// `SampleIndex(indexing:)` over the same block, and shared by the
+    /// stores restored together until one of them writes) is taken as it is,
+    /// and the days are filled in one pass.
+    ///
+    /// - Complexity: O(n) for n samples.
+    init(restoring block: SampleBlock, index: SampleIndex, retaining retainedKinds: Set<SampleKind>) {
+        self.init(retaining: retainedKinds)
+        versions = SampleVersions(restoring: block)
+        self.index = index
+        block.rows.withUnsafeBufferPointer { rows in
+            for row in 0..<rows.count {
+                let packed = rows[row]
+                let day = packed.isFull ? block.fullSamples[packed.fullIndex].day.ordinal : packed.packedDayOrdinal
+                buckets.add(UInt32(row + 1), day: day, retained: retains(packed.kindIndex))
+            }
+        }
     }
 
     // MARK: - Internals for the read models

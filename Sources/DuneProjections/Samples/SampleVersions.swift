@@ -23,6 +23,17 @@ struct SampleVersions: Sendable {
     private var tail = SampleBlockBuilder()
     private var tailFirst: UInt32 = 1
 
+    /// Versions `1…block.count` are the rows of `block`, referenced (a snapshot's live samples).
+    init(restoring block: SampleBlock) {
+        guard block.count > 0 else { return }
+        precondition(UInt64(block.count) < UInt64(UInt32.max), "SampleStore holds at most 2^32 − 2 sample versions")
+        blocks = [block]
+        firstVersions = [1]
+        tailFirst = 1 + UInt32(block.count)
+    }
+
+    init() {}
+
     /// The version the next appended row gets.
     var nextVersion: UInt32 { tailFirst + UInt32(tail.count) }
 

@@ -18,13 +18,24 @@ import DuneEvents
 /// process that holds the writer lock — a process killed while writing one
 /// leaves the previous snapshot or none.
 ///
+/// ## Layout (format version 2, little-endian)
+///
 /// ```
-/// "DUNESNP1", version, CRCs, length     the header of every cache
-/// payload:
-///   fold versions                       4 × UInt32, in ProjectionName order
-///   LogStamp                            the log file and the line it ends at
-///   ProjectionSnapshot                  see ProjectionSnapshot.swift
+/// "DUNESNP1"                          magic, 8 bytes
+/// format version, section count       UInt32 each (version 2, 3 sections)
+/// per section: length, check          UInt64, CacheChecksum (32 bytes)
+/// header check                        CacheChecksum of the 136 bytes above
+/// section 0, meta:
+///   fold versions                     4 × UInt32, in ProjectionName order
+///   LogStamp                          the log file and the line it ends at
+///   ProjectionSnapshot meta           counts, sources, full samples, profile, sync status
+/// section 1, rows                     64 bytes per current sample (PackedSample)
+/// section 2, index                    the id index's slots, 8 bytes each
 /// ```
+///
+/// Each section has its own check, tested before it is used; the rows and
+/// the index are read straight into the memory that keeps them (no copy of
+/// the file in between), so restoring costs about the file's size in memory.
 package enum SnapshotFile {
     static let magic = "DUNESNP1"
 
@@ -41,6 +52,9 @@ package enum SnapshotFile {
         case ignored(warning: String)
     }
 
+    /// The header's length: magic, version, count, three sections, its own check.
+    static let headerLength = 16 + 3 * 40 + 32
+
     /// The snapshot beside `logPath`, checked against the log.
     ///
     /// - Complexity: O(n) in the snapshot's size; the log is read only at the stamped line.
@@ -50,23 +64,45 @@ package enum SnapshotFile {
         func ignored(_ reason: String) -> Loaded {
             .ignored(warning: "warning: \(path): not used (\(reason)); the log is replayed in full")
         }
-        guard let log = try? LogFile.openForReading(path: logPath), let size = try? log.size else {
+        guard let log = try? LogFile.openForReading(path: logPath), let logSize = try? log.size else {
             return ignored("the log cannot be read")
         }
         defer { try? log.close() }
-        // A snapshot is smaller than the log it covers (a row per current sample, a line per event).
-        guard let bytes = LogCacheFile.read(path, maximumBytes: size + (1 << 20)) else {
+        // A snapshot is smaller than the log it covers (a row and a slot or two per current sample, a line per event).
+        guard let file = LogCacheFile.Reader(path, maximumBytes: logSize + (1 << 20)) else {
             return ignored("it cannot be read, or it is larger than the log it covers")
         }
-        let payload: [UInt8]
-        switch LogCacheFile.unframe(bytes, magic: magic, version: ProjectionSnapshot.formatVersion) {
-        case .success(let bytes): payload = bytes
+        switch read(file, stampMismatch: { $0.mismatch(log, size: logSize) }) {
+        case .success(let (snapshot, stamp)): return .usable(snapshot, stamp)
+        case .failure(let refusal): return ignored(refusal.reason)
+        }
+    }
+
+    /// Why a snapshot file was not used, in words for a warning.
+    struct Refusal: Error {
+        var reason: String
+    }
+
+    /// The snapshot in `file`, when it is whole, of this format and fold
+    /// versions, and `stampMismatch` finds nothing wrong with its stamp.
+    static func read(_ file: LogCacheFile.Reader, stampMismatch: (LogStamp) -> String?)
+        -> Result<(ProjectionSnapshot, LogStamp), Refusal> {
+        func ignored(_ reason: String) -> Result<(ProjectionSnapshot, LogStamp), Refusal> { .failure(Refusal(reason: reason)) }
+        let damaged = ignored("\(LogCacheFile.Refusal.damaged)")
+        let sections: [(length: Int, check: CacheChecksum)]
+        switch readHeader(file) {
+        case .success(let found): sections = found
         case .failure(let refusal): return ignored("\(refusal)")
         }
-        var reader = BinaryReader(payload, from: 0)
+        var offset = headerLength
+        guard let metaBytes = file.bytes(sections[0].length, at: offset),
+              metaBytes.withUnsafeBytes({ CacheChecksum($0) }) == sections[0].check
+        else { return damaged }
+        offset += sections[0].length
+        var reader = BinaryReader(metaBytes, from: 0)
         var versions: [UInt32] = []
         for _ in ProjectionName.allCases {
-            guard let version = reader.uint32() else { return ignored("\(LogCacheFile.Refusal.damaged)") }
+            guard let version = reader.uint32() else { return damaged }
             versions.append(version)
         }
         let current = ProjectionSnapshot.foldVersions
@@ -75,12 +111,109 @@ package enum SnapshotFile {
                 .map { "\($0.0.cliName) \($0.1.0) → \($0.1.1)" }
             return ignored("it is stale: the folds changed since it was written (fold version \(stale.joined(separator: ", ")))")
         }
-        guard let stamp = LogStamp(from: &reader) else { return ignored("\(LogCacheFile.Refusal.damaged)") }
-        if let mismatch = stamp.mismatch(log, size: size) { return ignored(mismatch) }
-        guard let snapshot = ProjectionSnapshot(from: &reader), reader.isAtEnd, snapshot.throughSeq == stamp.lastSeq else {
-            return ignored("\(LogCacheFile.Refusal.damaged)")
+        guard let stamp = LogStamp(from: &reader) else { return damaged }
+        if let mismatch = stampMismatch(stamp) { return ignored(mismatch) }
+        guard let meta = ProjectionSnapshot.readMeta(from: &reader), reader.isAtEnd, meta.throughSeq == stamp.lastSeq,
+              sections[1].length == meta.rowCount * 64, sections[2].length == meta.indexCapacity * 8,
+              let rows = readRows(file, count: meta.rowCount, at: offset, check: sections[1].check),
+              rows.withUnsafeBufferPointer({ ProjectionSnapshot.rowsAreValid($0, meta) })
+        else { return damaged }
+        offset += sections[1].length
+        guard let index = SampleIndex(capacity: meta.indexCapacity, count: meta.rowCount, fill: { slots in
+            file.read(into: slots, at: offset) && CacheChecksum(UnsafeRawBufferPointer(slots)) == sections[2].check
+        }) else { return damaged }
+        let samples = SampleBlock(rows: rows, fullSamples: meta.fullSamples, sources: meta.sources)
+        return .success((ProjectionSnapshot(throughSeq: meta.throughSeq, samples: samples, index: index,
+                                            profileSleepTargetMinutes: meta.profileSleepTargetMinutes, profileSeq: meta.profileSeq,
+                                            syncStatus: meta.syncStatus, dailyMetrics: meta.dailyMetrics), stamp))
+    }
+
+    /// The sections' lengths and checks, when `file` starts with a whole
+    /// header of this format version whose lengths add up to its size.
+    private static func readHeader(_ file: LogCacheFile.Reader) -> Result<[(length: Int, check: CacheChecksum)], LogCacheFile.Refusal> {
+        guard file.size >= 16, let start = file.bytes(16, at: 0), Array(start.prefix(8)) == Array(magic.utf8) else {
+            return .failure(.notACache)
         }
-        return .usable(snapshot, stamp)
+        var reader = BinaryReader(start, from: 8)
+        guard let version = reader.uint32() else { return .failure(.notACache) }
+        guard version == ProjectionSnapshot.formatVersion else { return .failure(.otherVersion(version)) }
+        guard file.size >= headerLength, let header = file.bytes(headerLength, at: 0),
+              header.withUnsafeBytes({ CacheChecksum(UnsafeRawBufferPointer(rebasing: $0[..<(headerLength - 32)])) })
+                == { var tail = BinaryReader(header, from: headerLength - 32); return CacheChecksum(from: &tail) }()
+        else { return .failure(.damaged) }
+        reader = BinaryReader(header, from: 12)
+        guard reader.uint32() == 3 else { return .failure(.damaged) }
+        var sections: [(length: Int, check: CacheChecksum)] = []
+        var total = headerLength
+        for _ in 0..<3 {
+            guard let length = reader.integer(), length >= 0, length <= file.size, let check = CacheChecksum(from: &reader) else {
+                return .failure(.damaged)
+            }
+            sections.append((length, check))
+            total += length
+        }
+        guard total == file.size else { return .failure(.damaged) }
+        return .success(sections)
+    }
+
+    /// `count` rows read at `offset`, when their bytes pass `check`: straight
+    /// into the array's memory where a row's layout is its file layout.
+    private static func readRows(_ file: LogCacheFile.Reader, count: Int, at offset: Int, check: CacheChecksum) -> [PackedSample]? {
+        guard PackedSample.hasSnapshotLayout else {
+            guard let bytes = file.bytes(count * 64, at: offset), bytes.withUnsafeBytes({ CacheChecksum($0) }) == check else { return nil }
+            return bytes.withUnsafeBytes { raw in (0..<count).map { PackedSample(snapshotBytes: raw, at: $0 * 64) } }
+        }
+        var complete = false
+        let rows = [PackedSample](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            // Untouched memory: filled with 2 MiB pages where the system offers them (far fewer page faults).
+            ZeroedMemory.adviseHugePages(raw)
+            // PackedSample holds only integers and a Double: any bytes are a valid value, and none needs deinitializing.
+            complete = file.read(into: raw, at: offset) && CacheChecksum(UnsafeRawBufferPointer(raw)) == check
+            initialized = complete ? count : 0
+        }
+        return complete ? rows : nil
+    }
+
+    /// The bytes of `<log>.snapshot` for `snapshot`, taken at `stamp`
+    /// (`foldVersions` other than the running code's only in tests of stale snapshots).
+    static func encoded(_ snapshot: ProjectionSnapshot, at stamp: LogStamp,
+                        foldVersions: [UInt32] = ProjectionSnapshot.foldVersions) -> [UInt8] {
+        var meta = BinaryWriter()
+        for version in foldVersions { meta.uint32(version) }
+        stamp.write(to: &meta)
+        snapshot.writeMeta(to: &meta)
+        return meta.bytes.withUnsafeBytes { meta in
+            withRowBytes(snapshot.samples) { rows in
+                snapshot.index.withSlotBytes { slots in
+                    let sections = [meta, rows, slots]
+                    var header = BinaryWriter()
+                    header.uint32(ProjectionSnapshot.formatVersion)
+                    header.uint32(UInt32(sections.count))
+                    for section in sections {
+                        header.integer(section.count)
+                        CacheChecksum(section).write(to: &header)
+                    }
+                    var file = Array(magic.utf8) + header.bytes
+                    file.withUnsafeBytes { CacheChecksum($0) }.write(to: &header)
+                    file = Array(magic.utf8) + header.bytes
+                    file.reserveCapacity(file.count + sections.reduce(0) { $0 + $1.count })
+                    for section in sections { file.append(contentsOf: section) }
+                    return file
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with the snapshot bytes of `block`'s rows: their memory
+    /// where a row's layout is its file layout, else a converted copy.
+    private static func withRowBytes<Result>(_ block: SampleBlock, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard PackedSample.hasSnapshotLayout else {
+            var writer = BinaryWriter()
+            for row in block.rows { row.writeSnapshotBytes(to: &writer) }
+            return writer.bytes.withUnsafeBytes(body)
+        }
+        return block.rows.withUnsafeBytes(body)
     }
 
     /// Writes `snapshot`, taken at `stamp`, beside `logPath`, replacing any
@@ -92,12 +225,7 @@ package enum SnapshotFile {
     package static func write(_ snapshot: ProjectionSnapshot, at stamp: LogStamp, logPath: String,
                               protection: FileProtection = .default) throws(DuneEventsError) {
         removeStaleTemporaries(logPath: logPath)
-        var payload = BinaryWriter()
-        for version in ProjectionSnapshot.foldVersions { payload.uint32(version) }
-        stamp.write(to: &payload)
-        snapshot.write(to: &payload)
-        try AtomicFile.write(LogCacheFile.frame(payload.bytes, magic: magic, version: ProjectionSnapshot.formatVersion),
-                             to: path(forLog: logPath), protection: protection)
+        try AtomicFile.write(encoded(snapshot, at: stamp), to: path(forLog: logPath), protection: protection)
     }
 
     /// Writes a snapshot of `projections` (all four, fed from the start of
@@ -109,8 +237,10 @@ package enum SnapshotFile {
     /// - Returns: Whether a snapshot was written.
     @discardableResult
     package static func writeIfLockFree(_ projections: ProjectionSet, logPath: String) async -> Bool {
-        guard let readiness = projections.readiness, let syncStatus = projections.syncStatus else { return false }
-        let snapshot = ProjectionSnapshot(readiness: await readiness.state, syncStatus: await syncStatus.state)
+        guard let readiness = projections.readiness, let trends = projections.trends, let syncStatus = projections.syncStatus else {
+            return false
+        }
+        let snapshot = ProjectionSnapshot(readiness: await readiness.state, trends: await trends.state, syncStatus: await syncStatus.state)
         return (try? await DispatchQueueExecutor(label: "dune.snapshot-write").run { () throws(DuneEventsError) -> Bool in
             let log = try LogFile.openForAppend(path: logPath, create: false, lock: .failIfLocked)
             defer { try? log.close() }

@@ -1,8 +1,9 @@
-/// A projection whose state a snapshot can restore: its samples are folded
-/// from the snapshot's live samples, then its `throughSeq` is moved to the
-/// seq the snapshot was taken at.
-package protocol SnapshotRestorable: Projection {
-    /// Moves `throughSeq` forward to `seq` (never back): the events between the
-    /// last live sample and `seq` changed nothing this projection keeps.
-    mutating func advance(throughSeq seq: Int)
+/// A projection whose state a snapshot can restore: its samples are the
+/// snapshot's live samples (each id once, in `seq` order), and nothing it
+/// keeps depends on the events that the snapshot's samples replaced.
+protocol SnapshotRestorable: Projection {
+    /// Replaces the state with the one folding `block` into an empty
+    /// projection gives, `index` being `SampleIndex(indexing: block)`, at `seq`
+    /// (the snapshot's seq, never less than the last sample's).
+    mutating func restore(samples block: SampleBlock, index: SampleIndex, throughSeq seq: Int)
 }

@@ -128,11 +128,14 @@ public actor DuneStore {
         }
     }
 
-    /// Opens the log on a thread of its own: the open replays the deciders'
-    /// state and may wait for the lock, neither of which may hold a cooperative thread.
+    /// Opens the log on a thread of its own: the open may wait for the lock
+    /// (and, were the state not deferred, replay the deciders' state), neither
+    /// of which may hold a cooperative thread.
     private static func openLog(at path: String, options: Options) async throws -> EventLog {
+        // The deciders' state is rebuilt by the first append or forget, not here:
+        // opening to read the models does not pay for it (see `EventLog.Options.defersState`).
         let logOptions = EventLog.Options(durability: options.durability, waitForLock: options.waitForLock, create: true,
-                                          protection: options.protection)
+                                          protection: options.protection, defersState: true)
         // The replay of the deciders' state asks between batches whether the task was cancelled.
         let cancelled = CancellationFlag()
         let log: EventLog
@@ -322,6 +325,9 @@ public actor DuneStore {
     /// The seq of the last event folded into the read models (0 for an empty log).
     public var throughSeq: Int { get async { await models.set.throughSeq() } }
 
+    /// Whether the log's deciders' state is rebuilt (it is deferred until the first append or forget).
+    var decidersAreLoaded: Bool { get async { await log?.hasLoadedState ?? false } }
+
     // MARK: - Suspending and closing
 
     /// Releases the writer lock and keeps the read models, for an app about
@@ -395,10 +401,12 @@ public actor DuneStore {
     private func snapshotIfBehind(by threshold: Int) async {
         guard options.keepsSnapshots, let log else { return }
         let throughSeq = await models.set.throughSeq()
-        guard throughSeq - snapshotSeq >= max(1, threshold), let stamp = await log.stampAtEnd(), stamp.lastSeq == throughSeq else {
+        guard throughSeq - snapshotSeq >= max(1, threshold), let stamp = await log.stampAtEnd(expectedSeq: throughSeq),
+              stamp.lastSeq == throughSeq else {
             return
         }
-        let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, syncStatus: await models.syncStatus.state)
+        let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, trends: await models.trends.state,
+                                          syncStatus: await models.syncStatus.state)
         let path = path
         let protection = options.protection
         do {

@@ -25,14 +25,21 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
     /// The model of `daily` (every day with a sample, ascending).
     /// - Complexity: O(d log d) for d days, plus the training-load span.
     package init(throughSeq: Int, daily: [DailyValues]) {
-        let lastDay = daily.last?.date
-        let metrics = TrendMetric.allCases.map { MetricTrend(metric: $0, series: DailySeries(daily, value: $0.value), lastDay: lastDay) }
+        self.init(throughSeq: throughSeq, metrics: daily.map(DailyMetrics.init))
+    }
+
+    /// The model of days with these metrics (every day with a sample,
+    /// ascending): the same numbers as from their daily values (a snapshot keeps them).
+    /// - Complexity: O(d log d) for d days, plus the training-load span.
+    package init(throughSeq: Int, metrics days: [DailyMetrics]) {
+        let lastDay = days.last?.date
+        let metrics = TrendMetric.allCases.map { MetricTrend(metric: $0, series: DailyMetrics.series(days, $0), lastDay: lastDay) }
         var normalRange: HRVNormalRange?
         var trainingLoad: [TrainingLoadDay] = []
         if let lastDay {
-            let lnHRV = DailySeries(daily) { $0.hrv.map { DeterministicMath.log($0.value) } }
+            let lnHRV = DailyMetrics.series(days, .hrv) { DeterministicMath.log($0) }
             normalRange = HRVNormalRange(lnHRV: lnHRV, lastDay: lastDay)
-            trainingLoad = TrendFormula.trainingLoad(DailySeries(daily) { $0.workoutMinutes }, through: lastDay)
+            trainingLoad = TrendFormula.trainingLoad(DailyMetrics.series(days, .workoutMinutes), through: lastDay)
         }
         self.init(throughSeq: throughSeq, lastDay: lastDay, metrics: metrics, hrvNormalRange: normalRange,
                   trainingLoad: trainingLoad)

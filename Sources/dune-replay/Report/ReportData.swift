@@ -27,18 +27,18 @@ struct ReportData {
     static func load(path: String, usingSnapshot: Bool) async throws -> ReportData {
         let restored = try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "report")
         let models = restored.models
+        // The weekly and sync models are computed on their actors while this task reads the other two.
+        async let weekly = models.weeklyStats.readModel()
+        async let sync = models.syncStatus.readModel()
         let readinessState = await models.readiness.state
         let trendsState = await models.trends.state
         let readiness = readinessState.readModel()
-        var counts: [String: Int] = [:]
-        for day in trendsState.samples.days {
-            for stored in trendsState.samples.samples(on: day) { counts[stored.sample.source, default: 0] += 1 }
-        }
+        let counts = trendsState.samples.sampleCountsBySource()
         let sources = counts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { SourceCount(source: $0, samples: counts[$0] ?? 0) }
         return ReportData(
             throughSeq: restored.throughSeq, readiness: readiness, trends: trendsState.readModel(),
-            weekly: await models.weeklyStats.readModel(), sync: await models.syncStatus.readModel(),
+            weekly: await weekly, sync: await sync,
             lastNight: readiness.days.last.flatMap { readinessState.dailyValues(on: $0.date)?.sleep },
             sources: sources)
     }

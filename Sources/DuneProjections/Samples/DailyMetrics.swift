@@ -1,0 +1,81 @@
+import DuneEvents
+
+/// The eight metric values of one day (``TrendMetric``): all that the
+/// readiness and trends models read of a day's values. A snapshot keeps them
+/// for every day, so that the first read after a restore computes those
+/// models without reading every sample.
+package struct DailyMetrics: Sendable, Equatable {
+    package var date: DayKey
+    /// Bit `i` set: the value of `TrendMetric.allCases[i]` is present.
+    package var present: UInt8
+    /// One per metric, in `TrendMetric.allCases` order; 0 where absent.
+    package var values: [Double]
+
+    package init(date: DayKey, present: UInt8, values: [Double]) {
+        self.date = date
+        self.present = present
+        self.values = values
+    }
+
+    /// The metrics of `daily`.
+    package init(_ daily: DailyValues) {
+        date = daily.date
+        present = 0
+        values = []
+        values.reserveCapacity(TrendMetric.allCases.count)
+        for (index, metric) in TrendMetric.allCases.enumerated() {
+            let value = metric.value(of: daily)
+            if value != nil { present |= 1 << UInt8(index) }
+            values.append(value ?? 0)
+        }
+    }
+
+    /// The value of `metric`, or `nil` when the day has none.
+    package func value(_ metric: TrendMetric) -> Double? {
+        let index = Self.index(metric)
+        return present & (1 << UInt8(index)) != 0 ? values[index] : nil
+    }
+
+    private static func index(_ metric: TrendMetric) -> Int {
+        switch metric {
+        case .hrv: 0
+        case .restingHeartRate: 1
+        case .sleepMinutes: 2
+        case .steps: 3
+        case .bodyMass: 4
+        case .bodyFatPercentage: 5
+        case .bodyMassIndex: 6
+        case .workoutMinutes: 7
+        }
+    }
+
+    /// The series of `metric` over `days` (ascending), keeping the days that have it.
+    static func series(_ days: [DailyMetrics], _ metric: TrendMetric, transform: (Double) -> Double = { $0 }) -> DailySeries {
+        var dates: [DayKey] = []
+        var values: [Double] = []
+        for day in days {
+            guard let value = day.value(metric) else { continue }
+            dates.append(day.date)
+            values.append(transform(value))
+        }
+        return DailySeries(days: dates, values: values)
+    }
+}
+
+/// A snapshot's ``DailyMetrics`` of every day at a seq, kept by a restored
+/// projection: its read model is computed from them while its `throughSeq`
+/// is still that seq.
+///
+/// A cache, not state: two projections that folded the same events are equal
+/// whether or not one of them has it.
+struct DailyMetricsCache: Sendable, Equatable {
+    var throughSeq = -1
+    var days: [DailyMetrics]?
+
+    /// The days, when they are of `seq`.
+    func days(at seq: Int) -> [DailyMetrics]? {
+        throughSeq == seq ? days : nil
+    }
+
+    static func == (lhs: DailyMetricsCache, rhs: DailyMetricsCache) -> Bool { true }
+}
