@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // A peer for Benchmarks/run.sh, kept out of the product: the obvious Swift way to
 // read a DuneEvents log — Foundation's JSONDecoder on every line — folding the
-// same daily step totals the other peers compute.
+// same totals (samples by kind and local day) the other peers compute.
 import PackageDescription
 
 let package = Package(

@@ -129,6 +129,13 @@ import DuneFixtures
         #expect(batch.count == events.count)
         #expect(batch.firstSeq == 1 && batch.lastSeq == events.count)
         #expect(batch.slice(3..<9).events == Array(events[3..<9]))
+        // `otherIndices` names exactly a slice's own non-sample events in the shared `others`.
+        for (start, end) in [(0, events.count), (3, 9), (0, 1), (events.count - 5, events.count), (7, 7)] {
+            let slice = batch.slice(start..<end)
+            let expected = events[start..<end].filter { $0.type != .sampleIngested }
+            #expect(slice.otherIndices.map { slice.others[$0] } == expected)
+            #expect(slice.otherEvents == expected)
+        }
         // Most samples pack into 64-byte rows; the rest are kept whole.
         #expect(batch.samples.fullSamples.count * 10 < batch.samples.count)
     }

@@ -18,6 +18,22 @@ import DuneFixtures
         #"{"type":"sample","kind":"sleep","id":"z-1","start":"2026-03-01T07:00:00Z","end":"2026-03-02T08:00:00Z","value":"asleepCore","source":"W"}"#,
         #"{"type":"sample","kind":"sleep","id":"z-2","start":"2026-03-01T07:00:00Z","end":"2026-03-01T08:00:00Z","value":"awake","unit":"x","source":"W"}"#,
         #" {"type":"sample","kind":"hrv","id":"h-3","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"W"} "#,
+        // Signal lines (`InputParser.parseSignal`): the common ones, and ones only the reference takes or words.
+        #"{"type":"refresh","source":"foreground","at":"2026-01-05T07:03:26.297+01:00"}"#,
+        #"{"at":"2026-01-05T07:03:27.721+01:00","kind":"sleep","source":"healthKitObserver","type":"refresh","eventID":"r-1"}"#,
+        #"{"type":"refresh","source":"healthKitObserver","at":"2026-01-05T07:03:27.721+01:00"}"#,
+        #"{"type":"refresh","source":"pullToRefresh","kind":"workout","at":"2026-01-05T07:03:27Z"}"#,
+        #"{"type":"refresh","source":"elsewhere","at":"2026-01-05T07:03:27.721+01:00"}"#,
+        #"{"type":"refresh","source":"foreground","at":"2026-01-05T07:03:27.7+01:00"}"#,
+        #"{"type":"refresh","source":"foreground","at":"2026-01-05T07:03:27.721+01:00","note":"kept"}"#,
+        #"{"type":"task","task":"readiness-1","feature":"readiness","phase":"started","at":"2026-01-05T07:03:26.339+01:00"}"#,
+        #"{"type":"task","task":"readiness-1","feature":"readiness","phase":"failed","at":"2026-01-05T07:03:29.085+01:00","error":"HealthKit query timed out after 10 s"}"#,
+        #"{"type":"task","task":"t-é","feature":"trends","phase":"failed","at":"2026-01-05T07:03:29.085+01:00","error":""}"#,
+        #"{"type":"task","task":"","feature":"trends","phase":"started","at":"2026-01-05T07:03:29.085+01:00"}"#,
+        #"{"type":"task","task":"t","feature":"trends","phase":"paused","at":"2026-01-05T07:03:29.085+01:00"}"#,
+        #"{"type":"task","task":"t","feature":"trends","phase":"started","at":"1899-12-31T23:59:59Z"}"#,
+        #"{"type":"task","task":"t","feature":"trends","phase":"cancelled","source":"foreground","at":"2026-01-05T07:03:29Z"}"#,
+        #"{"type":"task","task":"t\u0041","feature":"trends","phase":"started","at":"2026-01-05T07:03:29Z"}"#,
     ] + TimestampWindowTests.edgeLines
 
     static func reference(_ line: [UInt8]) -> Result<IngestCommand, InputParser.Rejection> {
@@ -25,7 +41,7 @@ import DuneFixtures
     }
 
     static func fast(_ line: [UInt8]) -> IngestCommand? {
-        line.withUnsafeBytes { InputParser.parseSample($0) }
+        line.withUnsafeBytes { InputParser.parseSample($0) ?? InputParser.parseSignal($0) }
     }
 
     @Test func fastParserAcceptsTheCommonLinesWithTheReferenceResult() throws {
@@ -37,6 +53,9 @@ import DuneFixtures
             handled += 1
         }
         #expect(handled * 100 >= Self.inputLines.count * 80, "fast path took \(handled) of \(Self.inputLines.count)")
+        // The signal lines (refresh, task) have their own fast path, and the generator writes many.
+        let signals = Self.inputLines.count { text in Array(text.utf8).withUnsafeBytes { InputParser.parseSignal($0) } != nil }
+        #expect(signals > 100, "parseSignal took \(signals) lines")
         // The public entry point gives the reference's result for every line, accepted or not.
         for text in Self.inputLines {
             let line = Array(text.utf8)
@@ -85,6 +104,25 @@ import DuneFixtures
         var bytes: [UInt8] = []
         EventCodec.appendLine(recorded, to: &bytes)
         #expect(bytes == EventCodec.encodeLine(recorded))
+        // Refresh and task events with every optional member, escapes, and extra members (the reference's path).
+        let at = FastDecoderTests.recordedAt(4)
+        let signals: [Event] = [
+            Event(.refreshRequested(RefreshRecord(source: .healthKitObserver, kind: .hrv, at: at, outcome: .throttled,
+                                                  reason: .typeThrottle, refreshSignal: 12)), eventID: "r\"1"),
+            Event(.refreshRequested(RefreshRecord(source: .foreground, kind: nil, at: at, outcome: .performed, reason: nil,
+                                                  refreshSignal: 0))),
+            Event(.task(TaskRecord(task: "t\\1", feature: "tr\u{1}ends", phase: .cancelled, requestedPhase: .started, at: at,
+                                   error: "timed \"out\"\n", reason: .superseded, supersededBy: "t-2")), eventID: "e"),
+            Event(.task(TaskRecord(task: "t", feature: "f", phase: .completed, at: at))),
+            Event(.task(TaskRecord(task: "t", feature: "f", phase: .failed, at: at, error: "")),
+                  extra: JSONObject([JSONMember("note", .string("kept"))])),
+        ]
+        for (index, signal) in signals.enumerated() {
+            let recorded = RecordedEvent(seq: 8 + index, id: "01a20a72-da90-7a09-a39d-ba05882bf5ac", recordedAt: at, event: signal)
+            var bytes: [UInt8] = []
+            EventCodec.appendLine(recorded, to: &bytes)
+            #expect(bytes == EventCodec.encodeLine(recorded), "signal \(index)")
+        }
     }
 
     /// Rejections and stored lines (without event id, recordedAt and CRC) of one ingest.

@@ -84,6 +84,32 @@ import DuneFixtures
         }
     }
 
+    @Test func foldingSlicesOfOneBatchEqualsFoldingEvents() async throws {
+        // Slices share the whole batch's `others`: each must fold only its own.
+        try await Self.withLog { path, events in
+            let batch = EventBatch(events)
+            var readiness = ReadinessProjection()
+            var sync = SyncStatusProjection()
+            var start = 0
+            var size = 1
+            while start < events.count {
+                let end = min(events.count, start + size)
+                readiness.apply(batch.slice(start..<end))
+                sync.apply(batch.slice(start..<end))
+                start = end
+                size = size * 2 + 1
+            }
+            #expect(readiness == ReadinessProjection(replaying: events))
+            #expect(sync == SyncStatusProjection(replaying: events))
+            // A later slice alone folds nothing before it.
+            var tail = SyncStatusProjection()
+            tail.apply(batch.slice((events.count / 2)..<events.count))
+            var expected = SyncStatusProjection()
+            expected.apply(contentsOf: events[(events.count / 2)...])
+            #expect(tail == expected)
+        }
+    }
+
     @Test func explainReadsTheSameSamplesFromEitherPath() async throws {
         try await Self.withLog { path, events in
             let projections = ProjectionSet()

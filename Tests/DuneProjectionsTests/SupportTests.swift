@@ -30,6 +30,30 @@ struct SupportTests {
         #expect(constant.sd == 0)
     }
 
+    @Test func seriesStatisticsEqualTheWindowsStatistics() {
+        // The read models' fast path (no window arrays) against the window's own statistics.
+        var state: UInt64 = 7
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+        var days: [DayKey] = []
+        var values: [Double] = []
+        var ordinal = DayKey("2020-01-01")!.ordinal
+        for _ in 0..<400 {
+            ordinal += Int(next() % 4) + 1
+            days.append(DayKey(ordinal: ordinal))
+            // Runs of equal values too: their mean is the value itself.
+            values.append(next() % 5 == 0 ? 0.1 : Double(next() % 10_000) / 7)
+        }
+        let series = DailySeries(days: days, values: values)
+        for _ in 0..<2_000 {
+            let first = DayKey(ordinal: days[0].ordinal - 10 + Int(next() % UInt64(days.count * 3)))
+            let last = first.adding(days: Int(next() % 80) - 5)
+            #expect(series.statistics(from: first, through: last) == series.window(from: first, through: last).statistics)
+        }
+    }
+
     @Test func pureSwiftLogAndExpMatchTheCLibrary() {
         var x = 1e-6
         while x < 1e6 {

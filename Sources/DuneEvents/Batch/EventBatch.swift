@@ -87,7 +87,18 @@ package struct EventBatch: Sendable {
 
     /// The events that are not `sample.ingested` (kept in full), in order.
     package var otherEvents: [RecordedEvent] {
-        rows.compactMap { $0 < 0 ? others[Int(~$0)] : nil }
+        Array(others[otherIndices])
+    }
+
+    /// Where this batch's events that are not `sample.ingested` lie in
+    /// ``others``, in order: all of it, except in a ``slice(_:)``, which
+    /// shares the whole array. Fold them as `batch.others[index]` for each
+    /// index, without copying the events out as ``otherEvents`` does.
+    /// - Complexity: O(n) at worst (a batch of samples only); O(1) when the
+    ///   first and last rows are other events.
+    package var otherIndices: Range<Int> {
+        guard let first = rows.first(where: { $0 < 0 }), let last = rows.last(where: { $0 < 0 }) else { return 0..<0 }
+        return Int(~first)..<(Int(~last) + 1)
     }
 
     /// Every event, in full.

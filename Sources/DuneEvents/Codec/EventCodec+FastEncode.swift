@@ -2,13 +2,14 @@ extension EventCodec {
     /// Appends the sealed, newline-terminated line for `recorded` to `output`:
     /// the bytes of ``encodeLine(_:)``, without building a `JSONObject`.
     ///
-    /// Quantity and sleep samples — nearly every line of a health log — are
-    /// written member by member in their canonical (sorted) order; every other
-    /// event goes through ``encodeUnsealed(_:into:)``. `FastEncoderTests`
-    /// checks the two against each other.
+    /// Quantity and sleep samples — nearly every line of a health log — and
+    /// refresh and task events — most of the rest — are written member by
+    /// member in their canonical (sorted) order; every other event goes
+    /// through ``encodeUnsealed(_:into:)``. `FastIngestTests` checks the two
+    /// against each other.
     package static func appendLine(_ recorded: RecordedEvent, to output: inout [UInt8]) {
         let start = output.count
-        if !appendSampleUnsealed(recorded, to: &output) {
+        if !appendSampleUnsealed(recorded, to: &output) && !appendSignalUnsealed(recorded, to: &output) {
             encodeUnsealed(recorded, into: &output)
         }
         seal(&output, from: start)
@@ -68,6 +69,56 @@ extension EventCodec {
         SampleObjectWriter.write(end: sample.end.text, eventID: recorded.event.eventID, extra: recorded.event.extra, id: sample.id,
                                  input: input, kind: sample.kind.rawValue, source: sample.source, start: sample.start.text,
                                  typeSample: false, reading: reading, into: &output)
+        return true
+    }
+
+    /// Writes `recorded` up to, not including, its CRC trailer when it is a
+    /// refresh or task event without extra members; returns `false` (writing
+    /// nothing) otherwise.
+    private static func appendSignalUnsealed(_ recorded: RecordedEvent, to output: inout [UInt8]) -> Bool {
+        let event = recorded.event
+        guard event.extra.isEmpty else { return false }
+        switch event.payload {
+        case .refreshRequested, .task: break
+        default: return false
+        }
+        output.appendLiteral(#"{"v":1,"seq":"#)
+        appendInteger(recorded.seq, to: &output)
+        output.appendLiteral(#","id":"#)
+        JSONWriter.writeString(recorded.id, into: &output)
+        output.appendLiteral(#","type":""#)
+        output.append(contentsOf: recorded.type.rawValue.utf8)
+        output.appendLiteral(#"","recordedAt":"#)
+        JSONWriter.writeString(recorded.recordedAt.text, into: &output)
+        func member(_ key: StaticString, _ text: String) {
+            output.appendLiteral(key)
+            JSONWriter.writeString(text, into: &output)
+        }
+        switch event.payload {
+        case .refreshRequested(let refresh):
+            // `data` members in UTF-8 order: at, eventID, kind, outcome, reason, refreshSignal, source.
+            member(#","data":{"at":"#, refresh.at.text)
+            if let eventID = event.eventID { member(#","eventID":"#, eventID) }
+            if let kind = refresh.kind { member(#","kind":"#, kind.rawValue) }
+            member(#","outcome":"#, refresh.outcome.rawValue)
+            if let reason = refresh.reason { member(#","reason":"#, reason.rawValue) }
+            output.appendLiteral(#","refreshSignal":"#)
+            JSONWriter.writeNumberQuickly(Double(refresh.refreshSignal), into: &output)
+            member(#","source":"#, refresh.source.rawValue)
+        case .task(let task):
+            // at, error, eventID, feature, reason, requestedPhase, supersededBy, task.
+            member(#","data":{"at":"#, task.at.text)
+            if let error = task.error { member(#","error":"#, error) }
+            if let eventID = event.eventID { member(#","eventID":"#, eventID) }
+            member(#","feature":"#, task.feature)
+            if let reason = task.reason { member(#","reason":"#, reason.rawValue) }
+            if let requested = task.requestedPhase { member(#","requestedPhase":"#, requested.rawValue) }
+            if let successor = task.supersededBy { member(#","supersededBy":"#, successor) }
+            member(#","task":"#, task.task)
+        default:
+            break
+        }
+        output.appendLiteral("}")
         return true
     }
 

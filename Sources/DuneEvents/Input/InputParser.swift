@@ -51,7 +51,7 @@ package enum InputParser {
         guard line.count <= maximumLineBytes else {
             throw Rejection("line is \(line.count) bytes; the limit is \(maximumLineBytes)")
         }
-        if let command = parseSample(line) { return command }
+        if let command = parseSample(line) ?? parseSignal(line) { return command }
         return try parseReference(line)
     }
 

@@ -13,12 +13,19 @@ package enum LogCacheFile {
 
     /// `payload` with its header.
     package static func frame(_ payload: [UInt8], magic: String, version: UInt32) -> [UInt8] {
+        header(of: payload, magic: magic, version: version) + payload
+    }
+
+    /// The ``headerLength`` bytes that go before `payload` in its file: write
+    /// them, then the payload, to write a large cache without a framed copy of it.
+    package static func header(of payload: [UInt8], magic: String, version: UInt32) -> [UInt8] {
         var header = BinaryWriter()
+        header.bytes = Array(magic.utf8)
         header.uint32(version)
         let sections = sectionCRCs(payload)
         for crc in [sections.0, sections.1, sections.2, sections.3] { header.uint32(crc) }
         header.integer(payload.count)
-        return Array(magic.utf8) + header.bytes + payload
+        return header.bytes
     }
 
     /// Why `bytes` are not a whole cache of this `magic` and `version`, or

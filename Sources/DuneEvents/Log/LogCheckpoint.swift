@@ -44,10 +44,16 @@ struct LogCheckpoint {
     // MARK: - Encoding
 
     func encoded() -> [UInt8] {
+        let payload = encodedPayload()
+        return LogCacheFile.frame(payload, magic: Self.magic, version: Self.version)
+    }
+
+    /// The payload ``encoded()`` frames.
+    private func encodedPayload() -> [UInt8] {
         var payload = BinaryWriter()
         stamp.write(to: &payload)
         state.write(to: &payload)
-        return LogCacheFile.frame(payload.bytes, magic: Self.magic, version: Self.version)
+        return payload.bytes
     }
 
     /// A checkpoint read back from `bytes`; `nil` unless it is whole and of this version.
@@ -80,12 +86,15 @@ struct LogCheckpoint {
         let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
         do throws(Errno) {
             try descriptor.setPermissions(0o600)
-            let bytes = encoded()
-            // Array.withUnsafeBytes only rethrows untyped errors; carry the typed one out.
-            let written = bytes.withUnsafeBytes { buffer in
-                Result { () throws(Errno) in try descriptor.writeAll(buffer) }
+            // The header, then the payload: the bytes of `encoded()` without a framed copy of the payload.
+            let payload = encodedPayload()
+            for bytes in [LogCacheFile.header(of: payload, magic: Self.magic, version: Self.version), payload] {
+                // Array.withUnsafeBytes only rethrows untyped errors; carry the typed one out.
+                let written = bytes.withUnsafeBytes { buffer in
+                    Result { () throws(Errno) in try descriptor.writeAll(buffer) }
+                }
+                try written.get()
             }
-            try written.get()
             try descriptor.close()
         } catch {
             try? descriptor.close()

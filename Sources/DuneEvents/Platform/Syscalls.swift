@@ -191,6 +191,13 @@ func system_monotonicNanoseconds() -> UInt64 {
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }
 
+/// CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`), in nanoseconds.
+func system_threadCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    _ = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+}
+
 /// `nanosleep(2)` for `seconds`, resumed after a signal until the time has passed.
 func system_sleep(seconds: Double) {
     var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))

@@ -13,6 +13,13 @@ package enum SystemClock {
         Double(system_monotonicNanoseconds()) / 1e9
     }
 
+    /// CPU seconds the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`):
+    /// unlike the wall clock, not stretched by other processes on a busy
+    /// machine. For the rebuild's stage profile.
+    package static func threadCPUSeconds() -> Double {
+        Double(system_threadCPUNanoseconds()) / 1e9
+    }
+
     /// Blocks the calling thread for `seconds` (`nanosleep(2)`). For the
     /// command line's test hooks only: never call it from async code.
     package static func sleep(seconds: Double) {

@@ -92,8 +92,8 @@ public struct ReadinessDay: Sendable, Equatable {
         let lastBaselineDay = date.adding(days: -1)
         lnHRVSeries = lnHRV
         self.rhrSeries = rhrSeries
-        hrvWindowStatistics = lnHRV.window(from: firstBaselineDay, through: lastBaselineDay).statistics
-        rhrWindowStatistics = rhrSeries.window(from: firstBaselineDay, through: lastBaselineDay).statistics
+        hrvWindowStatistics = lnHRV.statistics(from: firstBaselineDay, through: lastBaselineDay)
+        rhrWindowStatistics = rhrSeries.statistics(from: firstBaselineDay, through: lastBaselineDay)
 
         var hrvComponent: ReadinessComponent?
         if let hrv, let baseline = ReadinessFormula.baseline(hrvWindowStatistics) {

@@ -53,8 +53,10 @@ package struct ReadinessProjection: Projection, Equatable {
     package mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
         samples.apply(batch, after: throughSeq)
-        for event in batch.otherEvents where event.seq > throughSeq && !event.isOutsideTimestampWindow {
-            if case .profileUpdated(let update) = event.payload {
+        // In place: copying every refresh and task event out of the batch would cost more than the check.
+        for index in batch.otherIndices where batch.others[index].type == .profileUpdated {
+            let event = batch.others[index]
+            if event.seq > throughSeq, !event.isOutsideTimestampWindow, case .profileUpdated(let update) = event.payload {
                 profileSleepTargetMinutes = update.sleepTargetMinutes
                 profileSeq = event.seq
             }

@@ -45,6 +45,19 @@ package struct DailySeries: Sendable, Equatable {
         return DailyWindow(first: first, last: last, days: Array(days[lower..<upper]), values: Array(values[lower..<upper]))
     }
 
+    /// `window(from: first, through: last).statistics`, computed over the
+    /// series' own storage: the same values in the same order, so the same
+    /// numbers bit for bit, without the window's two arrays. The read models
+    /// ask this for every day (7-, 28- and 60-day windows), so over a long
+    /// history the copies would cost more than the arithmetic.
+    /// - Complexity: O(log n + k) for k values in the window.
+    package func statistics(from first: DayKey, through last: DayKey) -> SampleStatistics {
+        guard first <= last else { return SampleStatistics(EmptyCollection<Double>()) }
+        let lower = firstIndex(notBefore: first)
+        let upper = max(lower, firstIndex(notBefore: last.adding(days: 1)))
+        return SampleStatistics(values[lower..<upper])
+    }
+
     private func firstIndex(notBefore day: DayKey) -> Int {
         var low = 0
         var high = days.count

@@ -48,7 +48,7 @@ package struct SyncStatusProjection: Projection, Equatable {
     /// Only refresh and task events matter here, and the batch holds them in full.
     package mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
-        for event in batch.otherEvents where event.seq > throughSeq { apply(event) }
+        for index in batch.otherIndices where batch.others[index].seq > throughSeq { apply(batch.others[index]) }
         throughSeq = last
     }
 

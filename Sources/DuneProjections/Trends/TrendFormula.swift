@@ -17,12 +17,12 @@ package enum TrendFormula {
 
     /// Mean of the values in D−6…D.
     package static func avg7(_ series: DailySeries, on day: DayKey) -> Double? {
-        series.window(from: day.adding(days: -6), through: day).statistics.mean
+        series.statistics(from: day.adding(days: -6), through: day).mean
     }
 
     /// Mean of the values in D−27…D.
     package static func avg28(_ series: DailySeries, on day: DayKey) -> Double? {
-        series.window(from: day.adding(days: -27), through: day).statistics.mean
+        series.statistics(from: day.adding(days: -27), through: day).mean
     }
 
     /// `(recent − baseline)/baseline · 100`, or `nil` when the windows are too

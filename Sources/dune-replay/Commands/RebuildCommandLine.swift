@@ -57,6 +57,10 @@ enum RebuildCommandLine {
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
 
+        if ProcessEnvironment.value(of: "DUNE_REBUILD_PROFILE") == "1" {
+            try profile(path: path, names: names, out: arguments.value("--out"))
+            return .success
+        }
         let projections = ProjectionSet(names)
         let summary: Replayer.Summary
         let meter = ProgressMeter(label: "rebuild")
@@ -106,5 +110,68 @@ enum RebuildCommandLine {
         } catch {
             throw CommandFailure(exitCode: .ioError, message: "Error: cannot write the read models to '\(directory)': \(error.message)")
         }
+    }
+
+    // MARK: - DUNE_REBUILD_PROFILE=1
+
+    /// Prints to stderr how long each stage of a rebuild takes on its own, on
+    /// one thread: reading, finding lines, CRC, decoding (``LogReader/profileStages()``),
+    /// then per projection its fold over every batch, its model and its JSON,
+    /// and last writing the files to `out`. Times are the thread's CPU time,
+    /// which other processes on a busy machine do not stretch (writing's
+    /// fsync waits are not in it). The replay overlaps these stages
+    /// on several threads, so its wall time is less than their sum.
+    static func profile(path: String, names: [ProjectionName], out: String?) throws {
+        let start = SystemClock.threadCPUSeconds()
+        let wallStart = SystemClock.monotonicSeconds()
+        let read = try LogReader(path: path).profileStages()
+        var rows = read.stages
+        let samples = read.batches.reduce(0) { $0 + $1.samples.count }
+        var files: [ReadModelFile] = []
+        for name in names {
+            switch name {
+            case .readiness:
+                files.append(profile(ReadinessProjection.self, read.batches, rows: &rows) { $0.reserveCapacity(samples: samples) })
+            case .trends:
+                files.append(profile(TrendsProjection.self, read.batches, rows: &rows) { $0.reserveCapacity(samples: samples) })
+            case .weeklyStats:
+                files.append(profile(WeeklyStatsProjection.self, read.batches, rows: &rows) { $0.reserveCapacity(samples: samples) })
+            case .syncStatus:
+                files.append(profile(SyncStatusProjection.self, read.batches, rows: &rows) { _ in })
+            }
+        }
+        if let out {
+            let clock = SystemClock.threadCPUSeconds()
+            try write(files, to: out)
+            rows.append(("write the files (temporary, fsync, rename; CPU, not the fsync waits)", SystemClock.threadCPUSeconds() - clock))
+        }
+        var text = "rebuild profile: \(read.lines) lines, one thread, stage by stage (thread CPU time)\n"
+        for (name, seconds) in rows {
+            text += "  \(name): \(milliseconds(seconds)) ms\n"
+        }
+        text += "  total: \(milliseconds(SystemClock.threadCPUSeconds() - start)) ms CPU, \(milliseconds(SystemClock.monotonicSeconds() - wallStart)) ms wall\n"
+        Terminal.err(text)
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+
+    /// Folds `batches` into a fresh `P`, then computes its model and its JSON, timing each.
+    private static func profile<P: Projection>(_ type: P.Type, _ batches: [EventBatch], rows: inout [(name: String, seconds: Double)],
+                                               reserve: (inout P) -> Void) -> ReadModelFile {
+        var state = P()
+        reserve(&state)
+        var clock = SystemClock.threadCPUSeconds()
+        func lap(_ name: String) {
+            let now = SystemClock.threadCPUSeconds()
+            rows.append((name, now - clock))
+            clock = now
+        }
+        for batch in batches { state.apply(batch) }
+        lap("fold \(P.name.cliName)")
+        let model = state.readModel()
+        lap("model \(P.name.cliName)")
+        let bytes = model.fileBytes
+        lap("JSON \(P.name.cliName) (\(bytes.count) bytes)")
+        return ReadModelFile(projection: P.name, bytes: bytes)
     }
 }

@@ -107,6 +107,9 @@ import DuneFixtures
             bytes[LogCacheFile.headerLength + 5] ^= 1
             #expect(LogCheckpoint.decode(bytes) == nil)
             #expect(decoded.stamp == checkpoint.stamp)
+            // The file holds exactly `encoded()`: header and payload are written one after the other, unframed.
+            try checkpoint.write(logPath: path)
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: LogCheckpoint.path(forLog: path)))) == checkpoint.encoded())
         }
     }
 }

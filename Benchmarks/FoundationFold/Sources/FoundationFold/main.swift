@@ -1,9 +1,10 @@
 import Foundation
 
-// Usage: FoundationFold LOG — prints "events N steps-days D steps-total T".
-// Decodes each line with JSONDecoder into Codable types and sums stepCount
-// values per local day (the date prefix of `start`), like python_fold.py and
-// the DuckDB query in bench.py.
+// Usage: FoundationFold LOG — prints "events N samples S groups G value-sum V".
+// Decodes each line with JSONDecoder into Codable types, counts the events and
+// groups the `sample.ingested` events by kind and local day (the date written
+// in `start`; for sleep the date of `end` + 6 h) with a count and a sum of
+// their numeric values, like python_fold.py and duckdb_fold.py.
 
 struct Line: Decodable {
     let seq: Int
@@ -14,14 +15,16 @@ struct Line: Decodable {
 struct Payload: Decodable {
     let kind: String?
     let start: String?
+    let end: String?
     let value: Double?
 
-    enum CodingKeys: String, CodingKey { case kind, start, value }
+    enum CodingKeys: String, CodingKey { case kind, start, end, value }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         kind = try container.decodeIfPresent(String.self, forKey: .kind)
         start = try container.decodeIfPresent(String.self, forKey: .start)
+        end = try container.decodeIfPresent(String.self, forKey: .end)
         value = try? container.decodeIfPresent(Double.self, forKey: .value)  // sleep stages are strings
     }
 }
@@ -30,19 +33,38 @@ guard CommandLine.arguments.count == 2, let handle = FileHandle(forReadingAtPath
     FileHandle.standardError.write(Data("usage: FoundationFold LOG\n".utf8))
     exit(64)
 }
-/// The fold: events counted, step values summed per day.
+/// The fold: events counted, samples grouped by kind and local day.
 struct Fold {
+    struct Key: Hashable {
+        let kind: String
+        let day: String
+    }
+
     let decoder = JSONDecoder()
     var events = 0
-    var steps: [Substring: Double] = [:]
+    var groups: [Key: (count: Int, total: Double)] = [:]
 
     mutating func add(_ line: Data) {
         guard !line.isEmpty, let decoded = try? decoder.decode(Line.self, from: line) else { return }
         events += 1
-        if decoded.type == "sample.ingested", decoded.data.kind == "stepCount", let start = decoded.data.start,
-           let value = decoded.data.value {
-            steps[start.prefix(10), default: 0] += value
-        }
+        guard decoded.type == "sample.ingested", let kind = decoded.data.kind,
+              let day = Fold.localDay(kind: kind, start: decoded.data.start, end: decoded.data.end) else { return }
+        var group = groups[Key(kind: kind, day: day), default: (0, 0)]
+        group.count += 1
+        group.total += decoded.data.value ?? 0
+        groups[Key(kind: kind, day: day)] = group
+    }
+
+    static func localDay(kind: String, start: String?, end: String?) -> String? {
+        guard kind == "sleep" else { return start.map { String($0.prefix(10)) } }
+        guard let end, let hour = Int(end.dropFirst(11).prefix(2)) else { return nil }
+        let day = String(end.prefix(10))
+        guard hour >= 18 else { return day }  // end + 6 h crosses midnight
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        guard let date = formatter.date(from: day) else { return nil }
+        return formatter.string(from: date.addingTimeInterval(86_400))
     }
 }
 
@@ -60,4 +82,6 @@ while true {
     pending = Data(pending[start...])
 }
 fold.add(pending)
-print("events \(fold.events) steps-days \(fold.steps.count) steps-total \(Int(fold.steps.values.reduce(0, +)))")
+let samples = fold.groups.values.reduce(0) { $0 + $1.count }
+let total = fold.groups.values.reduce(0.0) { $0 + $1.total }
+print("events \(fold.events) samples \(samples) groups \(fold.groups.count) value-sum \(String(format: "%.2f", total))")

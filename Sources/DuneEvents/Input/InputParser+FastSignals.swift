@@ -1,0 +1,117 @@
+extension InputParser {
+    /// The fast path of ``parse(_:)-(UnsafeRawBufferPointer)`` for the app's
+    /// signal lines — `refresh` (`source`, `kind`, `at`) and `task` (`task`,
+    /// `feature`, `phase`, `at`, `error`), each with an optional `eventID`, in
+    /// any order, written compactly with plain strings — parsed and validated
+    /// straight from the bytes, and their canonical ``IngestCommand/content``
+    /// written directly. A long history holds one such line for every four samples.
+    ///
+    /// Returns `nil` for anything else (unknown members, escapes, another
+    /// spelling of `at`, anything that fails validation): the caller then
+    /// takes the reference path, which accepts the same lines with the same
+    /// result and words every rejection (`FastIngestTests` checks this).
+    static func parseSignal(_ bytes: UnsafeRawBufferPointer) -> IngestCommand? {
+        guard let base = bytes.baseAddress else { return nil }
+        var c = Cursor(base: base, end: bytes.count)
+        var type: Slice?, source: Slice?, kind: Slice?, at: Slice?, task: Slice?, feature: Slice?, phase: Slice?
+        var error: Slice?, eventID: Slice?
+        guard c.expect(UInt8(ascii: "{")) else { return nil }
+        while true {
+            guard c.expect(UInt8(ascii: "\"")), let key = c.string(), !key.nonASCII, c.expect(UInt8(ascii: ":")),
+                  c.expect(UInt8(ascii: "\"")), let text = c.string()
+            else { return nil }
+            let name = c.bytes(key)
+            @inline(__always) func take(_ slot: inout Slice?) -> Bool {
+                guard slot == nil else { return false }
+                slot = text
+                return true
+            }
+            let taken: Bool
+            switch key.count {
+            case 2: taken = StoredLineScanner.matches(name, "at") && take(&at)
+            case 4:
+                if StoredLineScanner.matches(name, "type") {
+                    taken = take(&type)
+                } else if StoredLineScanner.matches(name, "kind") {
+                    taken = take(&kind)
+                } else {
+                    taken = StoredLineScanner.matches(name, "task") && take(&task)
+                }
+            case 5:
+                if StoredLineScanner.matches(name, "phase") {
+                    taken = take(&phase)
+                } else {
+                    taken = StoredLineScanner.matches(name, "error") && take(&error)
+                }
+            case 6: taken = StoredLineScanner.matches(name, "source") && take(&source)
+            case 7:
+                if StoredLineScanner.matches(name, "feature") {
+                    taken = take(&feature)
+                } else {
+                    taken = StoredLineScanner.matches(name, "eventID") && take(&eventID)
+                }
+            default: taken = false
+            }
+            guard taken else { return nil }
+            if c.expect(UInt8(ascii: ",")) { continue }
+            guard c.expect(UInt8(ascii: "}")), c.index == c.end else { return nil }
+            break
+        }
+        // `at` in its canonical spelling, so that the content can hold it as written.
+        guard let type, let at, PackedTimestamp(canonical: c.bytes(at)) != nil, let time = Timestamp(utf8: c.bytes(at)),
+              TimestampWindow.contains(time)
+        else { return nil }
+        var eventIDText: String?
+        if let eventID {
+            guard eventID.count > 0, eventID.count <= 256, let text = c.text(eventID) else { return nil }
+            eventIDText = text
+        }
+        var content: [UInt8] = []
+        content.reserveCapacity(bytes.count)
+        func member(_ key: StaticString, _ slice: Slice) {
+            content.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            content.append(UInt8(ascii: "\""))
+            content.append(contentsOf: c.bytes(slice))
+            content.append(UInt8(ascii: "\""))
+        }
+        // Members in UTF-8 key order, as `JSONWriter` writes the canonical object.
+        let intent: IngestCommand.Intent
+        if StoredLineScanner.matches(c.bytes(type), "refresh") {
+            guard task == nil, feature == nil, phase == nil, error == nil, let source, let sourceText = c.text(source),
+                  let refreshSource = RefreshSource(rawValue: sourceText)
+            else { return nil }
+            var sampleKind: SampleKind?
+            if let kind {
+                guard let text = c.text(kind), let parsed = SampleKind(rawValue: text) else { return nil }
+                sampleKind = parsed
+            }
+            guard refreshSource != .healthKitObserver || sampleKind != nil else { return nil }
+            intent = .refresh(RefreshRequest(source: refreshSource, kind: sampleKind, at: time))
+            member(#"{"at":"#, at)
+            if let kind { member(#","kind":"#, kind) }
+            member(#","source":"#, source)
+            content.appendLiteral(#","type":"refresh"}"#)
+        } else if StoredLineScanner.matches(c.bytes(type), "task") {
+            guard source == nil, kind == nil, let task, let feature, let phase,
+                  task.count > 0, task.count <= 256, feature.count > 0, feature.count <= 256,
+                  let taskText = c.text(task), let featureText = c.text(feature), let phaseText = c.text(phase),
+                  let taskPhase = TaskPhase(rawValue: phaseText)
+            else { return nil }
+            var errorText: String?
+            if let error {
+                guard let text = c.text(error) else { return nil }
+                errorText = text
+            }
+            intent = .task(TaskCommand(task: taskText, feature: featureText, phase: taskPhase, at: time, error: errorText))
+            member(#"{"at":"#, at)
+            if let error { member(#","error":"#, error) }
+            member(#","feature":"#, feature)
+            member(#","phase":"#, phase)
+            member(#","task":"#, task)
+            content.appendLiteral(#","type":"task"}"#)
+        } else {
+            return nil
+        }
+        return IngestCommand(intent: intent, eventID: eventIDText, extra: JSONObject(), content: content)
+    }
+}
