@@ -24,10 +24,13 @@ let package = Package(
     targets: [
         .target(name: "DuneEvents", exclude: privacyManifest.exclude, resources: privacyManifest.resources, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "DuneProjections", dependencies: ["DuneEvents"]),
-        .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections"]),
-        .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents"]),
-        .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections"]),
-        .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "dune-replay"]),
+        // Synthetic data and Apple Health export fixtures: for `generate`, the tests and
+        // the benchmarks, not a product, so no app links them.
+        .target(name: "DuneFixtures", dependencies: ["DuneEvents"]),
+        .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections", "DuneFixtures"]),
+        .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents", "DuneFixtures"]),
+        .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections", "DuneFixtures"]),
+        .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "dune-replay", "DuneFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+import DuneFixtures
 
 /// The fast read path against the reference: `StoredLineScanner` and the
 /// packed batch forms against `EventCodec.decode`, the chunked parallel reader

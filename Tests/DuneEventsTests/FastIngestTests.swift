@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+import DuneFixtures
 
 /// The fast ingest path against the reference: `InputParser.parseSample`
 /// against `JSONParser` + `InputParser.command(from:)` on generated and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DuneEvents
+import DuneFixtures
 @testable import DuneProjections
 
 /// `DuneStore` as an app uses it: typed appends, outcomes, read models equal to

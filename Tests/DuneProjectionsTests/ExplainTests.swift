@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneFixtures
 import DuneProjections
 import Testing
 
@@ -18,6 +19,42 @@ struct ExplainTests {
         var history = SampleHistory(ids: finder.ids)
         for event in events { history.apply(event) }
         return try #require(ReadinessExplanation(projection: projection, date: date, sampleIDs: finder.ids, history: history))
+    }
+
+    /// `explain`'s one-pass fold finds the same ids and history as the two passes, and asks for the
+    /// second pass exactly when an id was named before it counted for the day.
+    @Test func oneFusedPassFindsWhatTheTwoPassesFind() throws {
+        var log = LogBuilder()
+        _ = try log.quantity(.hrv, id: "H1", start: time(dayD), value: 40)
+        _ = try log.quantity(.hrv, id: "H1", start: time(dayD), value: 45)
+        _ = try log.quantity(.hrv, id: "H2", start: time(dayD, "08:00:00"), value: 90)
+        _ = try log.delete(id: "H2")
+        _ = try log.quantity(.hrv, id: "H4", start: time(dayD, plus: 1), value: 50)
+        _ = try log.sleep(id: "S1", .asleepCore, from: time(dayD, plus: -1, "23:00:00"), to: time(dayD, "06:00:00"))
+        let direct = log.events
+        // H3 first counts for the day before, then is moved onto the day: its first version is missed by one pass.
+        _ = try log.quantity(.hrv, id: "H3", start: time(dayD, plus: -1, "09:00:00"), value: 70)
+        _ = try log.quantity(.hrv, id: "H3", start: time(dayD, "09:00:00"), value: 71)
+        _ = try log.quantity(.hrv, id: "H1", start: time(dayD), value: 46)
+
+        for (events, needsSecondPass) in [(direct, false), (log.events, true)] {
+            var fused = DaySampleHistory(days: dayD...dayD, kinds: ReadinessExplanation.sampleKinds)
+            var finder = DaySampleIDs(days: dayD...dayD, kinds: ReadinessExplanation.sampleKinds)
+            for event in events {
+                fused.apply(event)
+                finder.apply(event)
+            }
+            var history = SampleHistory(ids: finder.ids)
+            for event in events { history.apply(event) }
+            #expect(fused.ids == finder.ids)
+            #expect(fused.needsSecondPass == needsSecondPass)
+            for id in finder.ids where !needsSecondPass || id != "H3" {
+                #expect(fused.history.entries(for: id) == history.entries(for: id), "\(id)")
+            }
+            if needsSecondPass {
+                #expect(fused.history.entries(for: "H3").count == 1 && history.entries(for: "H3").count == 2)
+            }
+        }
     }
 
     @Test func correctionsDeletionsMovesAndUnusedStagesAreAccountedFor() throws {

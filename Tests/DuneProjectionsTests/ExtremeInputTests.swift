@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+import DuneFixtures
 @testable import DuneProjections
 
 /// The read models of every `generate --extreme` case, against values worked

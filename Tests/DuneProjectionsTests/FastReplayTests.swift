@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DuneEvents
+import DuneFixtures
 @testable import DuneProjections
 
 /// The fast replay path — chunks decoded in parallel into `EventBatch`es that

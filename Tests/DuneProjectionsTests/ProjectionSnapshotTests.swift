@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DuneEvents
+import DuneFixtures
 @testable import DuneProjections
 
 /// A snapshot restores the projections exactly: restored + the rest of the

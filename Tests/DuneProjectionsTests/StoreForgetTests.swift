@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DuneEvents
+import DuneFixtures
 @testable import DuneProjections
 
 /// `DuneStore.forget` on an open store: the same rewrite as the command line,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DuneEvents
+import DuneFixtures
 @testable import DuneProjections
 
 /// `DuneStore` with `<log>.snapshot`: it starts from a valid snapshot plus the

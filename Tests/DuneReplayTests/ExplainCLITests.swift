@@ -166,6 +166,30 @@ import Testing
         }
     }
 
+    @Test func aSecondExplainStartsFromTheSnapshotAndPrintsTheSameAsNoSnapshot() throws {
+        try withCLI { cli in
+            try makeLog(cli)
+            let seq = try #require(try file(cli, "readiness.json")["throughSeq"] as? Int)
+            let cases = [["readiness", Self.day], ["weekly", Self.day], ["trends", "hrv", Self.day], ["trends", "steps"]]
+            for (index, arguments) in cases.enumerated() {
+                let first = try cli.run(["explain", "--log", "events.jsonl"] + arguments)
+                #expect(first.status == 0, "\(first)")
+                if index == 0 {
+                    #expect(first.stderr == "explain: wrote events.jsonl.snapshot at seq \(seq) for the next run\n")
+                }
+                let second = try cli.run(["explain", "--log", "events.jsonl"] + arguments)
+                #expect(second.status == 0)
+                #expect(second.stderr == "explain: started from events.jsonl.snapshot at seq \(seq), then replayed 0 later events\n")
+                let full = try cli.run(["explain", "--log", "events.jsonl", "--no-snapshot"] + arguments)
+                #expect(full.status == 0 && full.stderr == "")
+                #expect(second.stdout == full.stdout && first.stdout == full.stdout, "\(arguments)")
+                let json = try cli.run(["explain", "--log", "events.jsonl", "--json"] + arguments)
+                let fullJSON = try cli.run(["explain", "--log", "events.jsonl", "--json", "--no-snapshot"] + arguments)
+                #expect(json.stdout == fullJSON.stdout && !json.stdout.isEmpty, "\(arguments)")
+            }
+        }
+    }
+
     @Test func usageAndMissingKeys() throws {
         try withCLI { cli in
             try cli.write("input.jsonl", CLIFixture.text)
@@ -175,7 +199,7 @@ import Testing
             #expect(model.stderr.hasPrefix("Error: unknown model 'vo2max'"))
             #expect(model.stderr.hasSuffix("See 'dune-replay explain --help' for more information.\n"))
             #expect(try cli.run(["explain", "--log", "events.jsonl", "readiness", "yesterday"]).status == 64)
-            let missing = try cli.run(["explain", "--log", "events.jsonl", "readiness", "2025-01-01"])
+            let missing = try cli.run(["explain", "--log", "events.jsonl", "--no-snapshot", "readiness", "2025-01-01"])
             #expect(missing.status == 65)
             #expect(missing.stderr == "Error: readiness has no entry for 2025-01-01: no sample counts for that day (days with samples: 2026-02-02 – 2026-02-02)\n")
             let notRefresh = try cli.run(["explain", "--log", "events.jsonl", "refresh", "2"])

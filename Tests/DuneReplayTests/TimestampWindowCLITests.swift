@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneFixtures
 import Foundation
 import Testing
 

@@ -47,64 +47,28 @@ extension EventCodec {
     /// quantity or sleep sample; returns `false` (writing nothing) otherwise.
     private static func appendSampleUnsealed(_ recorded: RecordedEvent, to output: inout [UInt8]) -> Bool {
         guard case .sampleIngested(let sample) = recorded.payload else { return false }
-        let unit: String
+        let reading: SampleObjectWriter.Reading<String>
         var input: Quantity?
-        var value: Double?
-        var stage: SleepStage?
         switch sample.reading {
         case .quantity(let quantity):
-            unit = sample.kind.canonicalUnit ?? quantity.inputUnit
+            let unit = sample.kind.canonicalUnit ?? quantity.inputUnit
             if quantity.inputUnit != unit { input = quantity }
-            value = quantity.value
-        case .sleep(let sleepStage):
-            unit = ""
-            stage = sleepStage
+            reading = .quantity(unit: unit, value: quantity.value)
+        case .sleep(let stage):
+            reading = .sleep(stage: stage.rawValue)
         case .workout:
             return false
         }
-        let event = recorded.event
         output.appendLiteral(#"{"v":1,"seq":"#)
         appendInteger(recorded.seq, to: &output)
         output.appendLiteral(#","id":"#)
         JSONWriter.writeString(recorded.id, into: &output)
         output.appendLiteral(#","type":"sample.ingested","recordedAt":"#)
         JSONWriter.writeString(recorded.recordedAt.text, into: &output)
-        // `data` members in UTF-8 order: end, eventID, extra, id, input, kind, source, start, unit, value.
-        output.appendLiteral(#","data":{"end":"#)
-        JSONWriter.writeString(sample.end.text, into: &output)
-        if let eventID = event.eventID {
-            output.appendLiteral(#","eventID":"#)
-            JSONWriter.writeString(eventID, into: &output)
-        }
-        if !event.extra.isEmpty {
-            output.appendLiteral(#","extra":"#)
-            JSONWriter.write(.object(event.extra), into: &output)
-        }
-        output.appendLiteral(#","id":"#)
-        JSONWriter.writeString(sample.id, into: &output)
-        if let input {
-            output.appendLiteral(#","input":{"unit":"#)
-            JSONWriter.writeString(input.inputUnit, into: &output)
-            output.appendLiteral(#","value":"#)
-            JSONWriter.writeNumberQuickly(input.inputValue, into: &output)
-            output.append(UInt8(ascii: "}"))
-        }
-        output.appendLiteral(#","kind":"#)
-        JSONWriter.writeString(sample.kind.rawValue, into: &output)
-        output.appendLiteral(#","source":"#)
-        JSONWriter.writeString(sample.source, into: &output)
-        output.appendLiteral(#","start":"#)
-        JSONWriter.writeString(sample.start.text, into: &output)
-        if let value {
-            output.appendLiteral(#","unit":"#)
-            JSONWriter.writeString(unit, into: &output)
-            output.appendLiteral(#","value":"#)
-            JSONWriter.writeNumberQuickly(value, into: &output)
-        } else if let stage {
-            output.appendLiteral(#","value":"#)
-            JSONWriter.writeString(stage.rawValue, into: &output)
-        }
-        output.append(UInt8(ascii: "}"))
+        output.appendLiteral(#","data":"#)
+        SampleObjectWriter.write(end: sample.end.text, eventID: recorded.event.eventID, extra: recorded.event.extra, id: sample.id,
+                                 input: input, kind: sample.kind.rawValue, source: sample.source, start: sample.start.text,
+                                 typeSample: false, reading: reading, into: &output)
         return true
     }
 

@@ -213,12 +213,7 @@ package enum EventCodec {
                 source: source, kind: kind, at: try fields.requiredTimestamp("at"), outcome: outcome, reason: reason,
                 refreshSignal: try fields.requiredInteger("refreshSignal")))
         case .taskStarted, .taskCompleted, .taskFailed, .taskCancelled:
-            let phase: TaskPhase = switch type {
-            case .taskStarted: .started
-            case .taskCompleted: .completed
-            case .taskFailed: .failed
-            default: .cancelled
-            }
+            let phase = type.taskPhase ?? .cancelled
             var requested: TaskPhase?
             if let name = try fields.optionalString("requestedPhase") {
                 guard let parsed = TaskPhase(rawValue: name) else { throw DecodeError(reason: "data.requestedPhase \"\(name)\" is not a task phase") }

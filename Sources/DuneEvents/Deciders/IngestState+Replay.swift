@@ -38,26 +38,10 @@ extension IngestState {
     /// `end, id, kind, source, start, type, unit, value` (sleep: no `unit`).
     static func writeInputContent(of packed: PackedSample, source: String, into output: inout [UInt8]) {
         let kind = packed.kind
-        output.appendLiteral(#"{"end":""#)
-        packed.end.write(into: &output)
-        output.appendLiteral(#"","id":""#)
-        packed.packedID.write(into: &output)
-        output.appendLiteral(#"","kind":"#)
-        JSONWriter.writeString(kind.rawValue, into: &output)
-        output.appendLiteral(#","source":"#)
-        JSONWriter.writeString(source, into: &output)
-        output.appendLiteral(#","start":""#)
-        packed.start.write(into: &output)
-        output.appendLiteral(#"","type":"sample""#)
-        if kind == .sleep {
-            output.appendLiteral(#","value":"#)
-            JSONWriter.writeString(SleepStage.packed(Int(packed.value)).rawValue, into: &output)
-        } else {
-            output.appendLiteral(#","unit":"#)
-            JSONWriter.writeString(kind.canonicalUnit ?? "", into: &output)
-            output.appendLiteral(#","value":"#)
-            JSONWriter.writeNumberQuickly(packed.value, into: &output)
-        }
-        output.append(UInt8(ascii: "}"))
+        let reading: SampleObjectWriter.Reading<String> = kind == .sleep
+            ? .sleep(stage: SleepStage.packed(Int(packed.value)).rawValue)
+            : .quantity(unit: kind.canonicalUnit ?? "", value: packed.value)
+        SampleObjectWriter.write(end: packed.end, id: packed.packedID, kind: kind.rawValue, source: source, start: packed.start,
+                                 typeSample: true, reading: reading, into: &output)
     }
 }

@@ -22,7 +22,13 @@ struct RawLineWindow {
         /// The length of a line over the limit (its bytes were not kept).
         var overlong: Int?
         /// A rejection submitted while lines were waiting: reported in its turn.
-        var rejection: (reason: String, category: String?)?
+        var rejection: Rejection?
+    }
+
+    /// A rejection submitted while lines were waiting: its reason and category.
+    struct Rejection: Sendable {
+        var reason: String
+        var category: String?
     }
 
     var isEmpty: Bool { lines.isEmpty }
@@ -30,6 +36,12 @@ struct RawLineWindow {
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         lines.removeAll(keepingCapacity: true)
+    }
+
+    /// A parsed window: one result per line, and the `data` bytes of the prepared ones.
+    struct ParsedLines: Sendable {
+        var parsed: [Parsed]
+        var data: [UInt8]
     }
 
     /// What parsing one line gave.
@@ -44,7 +56,7 @@ struct RawLineWindow {
     /// Every line parsed, in order, on several threads when there are many;
     /// with `prepare`, common sample lines come back prepared, with their
     /// `data` bytes in the returned buffer.
-    func parseAll(prepare: Bool) -> (parsed: [Parsed], data: [UInt8]) {
+    func parseAll(prepare: Bool) -> ParsedLines {
         let count = lines.count
         var results = [Parsed](repeating: .rejected(""), count: count)
         let parts = count >= 512 ? min(4, max(1, ProcessInfoLite.activeProcessorCount)) : 1
@@ -103,7 +115,7 @@ struct RawLineWindow {
                 results[index] = .prepared(sample)
             }
         }
-        return (results, data)
+        return ParsedLines(parsed: results, data: data)
     }
 }
 
@@ -151,7 +163,7 @@ private struct UncheckedResults: @unchecked Sendable {
 /// each keep a core busy).
 final class ParsingWindow: Sendable {
     let lines: [RawLineWindow.RawLine]
-    private let result = Mutex<(parsed: [RawLineWindow.Parsed], data: [UInt8])?>(nil)
+    private let result = Mutex<RawLineWindow.ParsedLines?>(nil)
     private let done = DispatchGroup()
 
     init(_ window: RawLineWindow, prepare: Bool) {
@@ -165,11 +177,11 @@ final class ParsingWindow: Sendable {
     }
 
     /// The parse results, once they are ready.
-    func results() async -> (parsed: [RawLineWindow.Parsed], data: [UInt8]) {
+    func results() async -> RawLineWindow.ParsedLines {
         await withCheckedContinuation { continuation in
             done.notify(queue: DispatchQueue.global(qos: .userInitiated)) { continuation.resume() }
         }
-        return result.withLock { $0 ?? ([], []) }
+        return result.withLock { $0 ?? RawLineWindow.ParsedLines(parsed: [], data: []) }
     }
 }
 
@@ -213,7 +225,8 @@ extension IngestSession {
 
     /// Submits a parsed window's lines in order.
     private mutating func submit(_ parsing: ParsingWindow) async throws(DuneEventsError) {
-        let (parsed, data) = await parsing.results()
+        let results = await parsing.results()
+        let (parsed, data) = (results.parsed, results.data)
         let lines = parsing.lines
         for (index, result) in parsed.enumerated() {
             let line = lines[index]

@@ -145,7 +145,7 @@ package struct IngestSession {
     /// rejection waits with them and is reported in its turn.
     package mutating func reject(input: String, line: Int, reason: String, category: String? = nil) {
         guard !hasWaitingLines else {
-            window.lines.append(.init(start: 0, count: 0, number: line, input: input, overlong: nil, rejection: (reason, category)))
+            window.lines.append(.init(start: 0, count: 0, number: line, input: input, overlong: nil, rejection: .init(reason: reason, category: category)))
             return
         }
         recordRejection(input: input, line: line, reason: reason, category: category)

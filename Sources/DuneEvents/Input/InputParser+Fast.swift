@@ -3,15 +3,15 @@
 struct ScannedSampleLine {
     var kind: SampleKind
     /// The `kind` member's text.
-    var kindText: Slice
-    var id: Slice
-    var start: Slice
-    var end: Slice
-    var source: Slice
-    var unit: Slice?
-    var stringValue: Slice?
+    var kindText: LineSlice
+    var id: LineSlice
+    var start: LineSlice
+    var end: LineSlice
+    var source: LineSlice
+    var unit: LineSlice?
+    var stringValue: LineSlice?
     var numberValue: Double?
-    var eventID: Slice?
+    var eventID: LineSlice?
 }
 
 extension InputParser {
@@ -20,14 +20,14 @@ extension InputParser {
     /// and optionally `eventID`, in any order, written compactly with plain
     /// strings. `nil` for anything else.
     static func scanSample(_ c: inout Cursor) -> ScannedSampleLine? {
-        var type: Slice?, kind: Slice?, id: Slice?, start: Slice?, end: Slice?, unit: Slice?, source: Slice?, eventID: Slice?
-        var stringValue: Slice?
+        var type: LineSlice?, kind: LineSlice?, id: LineSlice?, start: LineSlice?, end: LineSlice?, unit: LineSlice?, source: LineSlice?, eventID: LineSlice?
+        var stringValue: LineSlice?
         var numberValue: Double?
         guard c.expect(UInt8(ascii: "{")) else { return nil }
         while true {
             guard c.expect(UInt8(ascii: "\"")), let key = c.string(), !key.nonASCII, c.expect(UInt8(ascii: ":")), c.index < c.end
             else { return nil }
-            var text: Slice?
+            var text: LineSlice?
             var number: Double?
             if c.byte(c.index) == UInt8(ascii: "\"") {
                 c.index += 1
@@ -38,7 +38,7 @@ extension InputParser {
                 number = parsed
             }
             let name = c.bytes(key)
-            @inline(__always) func take(_ slot: inout Slice?) -> Bool {
+            @inline(__always) func take(_ slot: inout LineSlice?) -> Bool {
                 guard slot == nil, let text else { return false }
                 slot = text
                 return true
@@ -106,26 +106,17 @@ extension InputParser {
     /// no escapes), the value in ``JSONWriter``'s number form. The callers take
     /// only lines whose timestamps are already in their canonical spelling.
     static func writeContent(of line: ScannedSampleLine, _ c: Cursor, into content: inout [UInt8]) {
-        func member(_ key: StaticString, _ slice: Slice) {
-            content.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            content.append(UInt8(ascii: "\""))
-            content.append(contentsOf: c.bytes(slice))
-            content.append(UInt8(ascii: "\""))
-        }
-        member(#"{"end":"#, line.end)
-        member(#","id":"#, line.id)
-        member(#","kind":"#, line.kindText)
-        member(#","source":"#, line.source)
-        member(#","start":"#, line.start)
-        content.appendLiteral(#","type":"sample""#)
+        func text(_ slice: LineSlice) -> UnescapedJSONText { UnescapedJSONText(bytes: c.bytes(slice)) }
+        let reading: SampleObjectWriter.Reading<UnescapedJSONText>
         if let unit = line.unit, let value = line.numberValue {
-            member(#","unit":"#, unit)
-            content.appendLiteral(#","value":"#)
-            JSONWriter.writeNumberQuickly(value, into: &content)
+            reading = .quantity(unit: text(unit), value: value)
         } else if let stage = line.stringValue {
-            member(#","value":"#, stage)
+            reading = .sleep(stage: text(stage))
+        } else {
+            return  // not a line `reading(of:seconds:_:)` accepts
         }
-        content.append(UInt8(ascii: "}"))
+        SampleObjectWriter.write(end: text(line.end), id: text(line.id), kind: text(line.kindText), source: text(line.source),
+                                 start: text(line.start), typeSample: true, reading: reading, into: &content)
     }
 
     /// The fast path of ``parse(_:)-(UnsafeRawBufferPointer)``: the common

@@ -13,15 +13,15 @@ extension InputParser {
     static func parseSignal(_ bytes: UnsafeRawBufferPointer) -> IngestCommand? {
         guard let base = bytes.baseAddress else { return nil }
         var c = Cursor(base: base, end: bytes.count)
-        var type: Slice?, source: Slice?, kind: Slice?, at: Slice?, task: Slice?, feature: Slice?, phase: Slice?
-        var error: Slice?, eventID: Slice?
+        var type: LineSlice?, source: LineSlice?, kind: LineSlice?, at: LineSlice?, task: LineSlice?, feature: LineSlice?, phase: LineSlice?
+        var error: LineSlice?, eventID: LineSlice?
         guard c.expect(UInt8(ascii: "{")) else { return nil }
         while true {
             guard c.expect(UInt8(ascii: "\"")), let key = c.string(), !key.nonASCII, c.expect(UInt8(ascii: ":")),
                   c.expect(UInt8(ascii: "\"")), let text = c.string()
             else { return nil }
             let name = c.bytes(key)
-            @inline(__always) func take(_ slot: inout Slice?) -> Bool {
+            @inline(__always) func take(_ slot: inout LineSlice?) -> Bool {
                 guard slot == nil else { return false }
                 slot = text
                 return true
@@ -68,7 +68,7 @@ extension InputParser {
         }
         var content: [UInt8] = []
         content.reserveCapacity(bytes.count)
-        func member(_ key: StaticString, _ slice: Slice) {
+        func member(_ key: StaticString, _ slice: LineSlice) {
             content.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
             content.append(UInt8(ascii: "\""))
             content.append(contentsOf: c.bytes(slice))

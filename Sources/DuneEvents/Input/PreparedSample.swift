@@ -48,49 +48,25 @@ extension InputParser {
         let content = ContentDigest(scratch)
         let key = ContentDigest(c.bytes(line.id))
 
-        // The `data` object exactly as `EventCodec` writes it: keys in UTF-8 order
-        // end, eventID, id, input, kind, source, start, unit, value. Strings hold no
+        // The `data` object exactly as `EventCodec` writes it. Strings hold no
         // escapes (the scanner takes none), so they are copied as written.
         let first = data.count
-        func quoted(_ slice: Slice) {
-            data.append(UInt8(ascii: "\""))
-            data.append(contentsOf: c.bytes(slice))
-            data.append(UInt8(ascii: "\""))
-        }
-        data.appendLiteral(#"{"end":"#)
-        quoted(line.end)
-        if let eventID {
-            data.appendLiteral(#","eventID":"#)
-            JSONWriter.writeString(eventID, into: &data)
-        }
-        data.appendLiteral(#","id":"#)
-        quoted(line.id)
-        if case .quantity(let quantity) = reading, let canonicalUnit = line.kind.canonicalUnit, quantity.inputUnit != canonicalUnit {
-            data.appendLiteral(#","input":{"unit":"#)
-            JSONWriter.writeString(quantity.inputUnit, into: &data)
-            data.appendLiteral(#","value":"#)
-            JSONWriter.writeNumberQuickly(quantity.inputValue, into: &data)
-            data.append(UInt8(ascii: "}"))
-        }
-        data.appendLiteral(#","kind":"#)
-        quoted(line.kindText)
-        data.appendLiteral(#","source":"#)
-        quoted(line.source)
-        data.appendLiteral(#","start":"#)
-        quoted(line.start)
+        var input: Quantity?
+        let value: SampleObjectWriter.Reading<String>
         switch reading {
         case .quantity(let quantity):
-            data.appendLiteral(#","unit":"#)
-            JSONWriter.writeString(line.kind.canonicalUnit ?? quantity.inputUnit, into: &data)
-            data.appendLiteral(#","value":"#)
-            JSONWriter.writeNumberQuickly(quantity.value, into: &data)
+            let unit = line.kind.canonicalUnit ?? quantity.inputUnit
+            if quantity.inputUnit != unit { input = quantity }
+            value = .quantity(unit: unit, value: quantity.value)
         case .sleep(let stage):
-            data.appendLiteral(#","value":"#)
-            JSONWriter.writeString(stage.rawValue, into: &data)
+            value = .sleep(stage: stage.rawValue)
         case .workout:
-            break
+            return nil
         }
-        data.append(UInt8(ascii: "}"))
+        SampleObjectWriter.write(end: UnescapedJSONText(bytes: c.bytes(line.end)), eventID: eventID,
+                                 id: UnescapedJSONText(bytes: c.bytes(line.id)), input: input,
+                                 kind: UnescapedJSONText(bytes: c.bytes(line.kindText)), source: UnescapedJSONText(bytes: c.bytes(line.source)),
+                                 start: UnescapedJSONText(bytes: c.bytes(line.start)), typeSample: false, reading: value, into: &data)
         return PreparedSample(content: content, key: key, id: id, eventID: eventID, data: first..<data.count)
     }
 }

@@ -20,22 +20,6 @@ extension LogReader {
         }
     }
 
-    /// The log's events as an asynchronous sequence of batches, in `seq` order.
-    ///
-    /// Reading and decoding run on a dispatch queue (and thread) of their own while the
-    /// consumer folds the previous batch, so a replay keeps two cores busy.
-    /// At most `prefetch` decoded batches wait in memory: the reader blocks on
-    /// its own thread (never the cooperative pool) until the consumer catches up.
-    ///
-    /// The sequence throws `corruptLog` at a damaged line, after delivering
-    /// every good batch before it.
-    package func batches(_ range: Range = Range(), prefetch: Int = 4) -> LogBatches {
-        let reader = self
-        return LogBatches(prefetch: prefetch) { deliver in
-            try reader.forEachEventBatch(range) { batch in try deliver(batch.events) }
-        }
-    }
-
     /// The log's events as an asynchronous sequence of ``EventBatch``es, in
     /// `seq` order: the fast replay path.
     ///
@@ -58,9 +42,6 @@ extension LogReader {
         }
     }
 }
-
-/// The batches of a log replay; see ``LogReader/batches(_:prefetch:)``.
-package typealias LogBatches = BlockingProducer<[RecordedEvent]>
 
 /// The ``EventBatch``es of a log replay; see ``LogReader/eventBatches(_:prefetch:)``.
 package typealias EventBatches = BlockingProducer<EventBatch>

@@ -1,19 +1,3 @@
-/// The kind of a stored event, as written in the log's `type` member.
-package enum EventType: String, Sendable, Hashable, CaseIterable, Comparable {
-    case sampleIngested = "sample.ingested"
-    case sampleDeleted = "sample.deleted"
-    case refreshRequested = "refresh.requested"
-    case taskStarted = "task.started"
-    case taskCompleted = "task.completed"
-    case taskFailed = "task.failed"
-    case taskCancelled = "task.cancelled"
-    case profileUpdated = "profile.updated"
-    /// Written by `forget`: which selector kinds it used and how much it redacted.
-    case dataForgotten = "data.forgotten"
-
-    package static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// A domain event: what happened, before the log gives it a `seq`.
 package struct Event: Sendable, Hashable {
     package var payload: Payload
@@ -48,13 +32,7 @@ package struct Event: Sendable, Hashable {
         case .sampleIngested: .sampleIngested
         case .sampleDeleted: .sampleDeleted
         case .refreshRequested: .refreshRequested
-        case .task(let task):
-            switch task.phase {
-            case .started: .taskStarted
-            case .completed: .taskCompleted
-            case .failed: .taskFailed
-            case .cancelled: .taskCancelled
-            }
+        case .task(let task): task.phase.eventType
         case .profileUpdated: .profileUpdated
         case .redacted(let redacted): redacted.type
         case .dataForgotten: .dataForgotten

@@ -223,7 +223,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
 /// Floor division for possibly negative numerators.
 @inline(__always)
-func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+package func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
     let quotient = value / divisor
     return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
 }

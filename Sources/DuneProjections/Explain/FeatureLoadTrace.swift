@@ -15,6 +15,7 @@ package struct FeatureLoadTrace: Sendable, Equatable {
     package private(set) var state: FeatureLoadState
     /// One step per task event of the feature, in `seq` order.
     package private(set) var steps: [FeatureLoadStep] = []
+    private var unfinished = UnfinishedTasks()
 
     package init(feature: String) {
         state = FeatureLoadState(feature: feature)
@@ -29,21 +30,15 @@ package struct FeatureLoadTrace: Sendable, Equatable {
         else { return }
         let before = state.phase
         let effect = state.apply(record, seq: event.seq)
+        unfinished.apply(record, seq: event.seq)
         steps.append(FeatureLoadStep(seq: event.seq, record: record, effect: effect, phaseBefore: before,
                                      phaseAfter: state.phase, currentTaskAfter: state.currentTask))
     }
 
     /// Tasks that started and have no later completion, failure or cancellation, by start `seq`.
     package var unfinishedTasks: [FeatureLoadStep] {
-        var open: [FeatureLoadStep] = []
-        for step in steps {
-            if step.record.phase == .started {
-                open.append(step)
-            } else {
-                open.removeAll { $0.record.task == step.record.task }
-            }
-        }
-        return open
+        let starts = Set(unfinished.startSeqs)
+        return steps.filter { starts.contains($0.seq) }
     }
 }
 

@@ -12,12 +12,17 @@ import DuneEvents
 /// ```
 package struct SampleHistory: Sendable, Equatable {
     /// The ids whose events are kept.
-    package let ids: Set<String>
+    package private(set) var ids: Set<String>
     private var entriesByID: [String: [SampleHistoryEntry]] = [:]
 
     /// A history of `ids`, before any event.
     package init(ids: some Sequence<String>) {
         self.ids = Set(ids)
+    }
+
+    /// Keeps the events of `id` from now on (the events before are not recovered).
+    package mutating func track(_ id: String) {
+        ids.insert(id)
     }
 
     /// Keeps `event` when it ingests, corrects or deletes one of ``ids``.

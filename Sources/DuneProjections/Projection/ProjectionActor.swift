@@ -26,21 +26,15 @@ package actor ProjectionActor<State: Projection> {
         self.state = state
     }
 
-    /// Folds `batch` in order. Events with `seq ≤ throughSeq` are skipped, so a
-    /// batch fed twice, or overlapping one already folded, changes nothing.
+    /// Folds `batch` (events, or a decoded batch on the fast replay path) in
+    /// order. Events with `seq ≤ throughSeq` are skipped, so a batch fed
+    /// twice, or overlapping one already folded, changes nothing.
     ///
     /// Batches must come in log order: a batch applied after a later one is
     /// skipped entirely.
     /// - Complexity: O(n) for n events.
-    package func apply(_ batch: [RecordedEvent]) {
-        state.apply(contentsOf: batch)
-    }
-
-    /// Folds a decoded batch in order (the fast replay path); skips events
-    /// with `seq ≤ throughSeq`, like ``apply(_:)-([RecordedEvent])``.
-    /// - Complexity: O(n) for n events.
-    package func apply(_ batch: EventBatch) {
-        state.apply(batch)
+    package func apply(_ batch: some ProjectionBatch) {
+        batch.fold(into: &state)
     }
 
     /// The `seq` of the last event folded in; 0 before any.

@@ -44,21 +44,10 @@ package struct ProjectionSet: Sendable {
         return names
     }
 
-    /// Folds `batch` into every selected actor, the actors running concurrently.
-    /// Returns when all of them have folded the whole batch.
-    package func apply(_ batch: [RecordedEvent]) async {
-        guard !batch.isEmpty else { return }
-        await withDiscardingTaskGroup { group in
-            if let readiness { group.addTask { await readiness.apply(batch) } }
-            if let trends { group.addTask { await trends.apply(batch) } }
-            if let weeklyStats { group.addTask { await weeklyStats.apply(batch) } }
-            if let syncStatus { group.addTask { await syncStatus.apply(batch) } }
-        }
-    }
-
-    /// Folds a decoded batch into every selected actor, concurrently (the
-    /// fast replay path). Returns when all of them have folded it.
-    package func apply(_ batch: EventBatch) async {
+    /// Folds `batch` (events, or a decoded batch on the fast replay path) into
+    /// every selected actor, the actors running concurrently. Returns when all
+    /// of them have folded the whole batch.
+    package func apply(_ batch: some ProjectionBatch) async {
         guard !batch.isEmpty else { return }
         await withDiscardingTaskGroup { group in
             if let readiness { group.addTask { await readiness.apply(batch) } }

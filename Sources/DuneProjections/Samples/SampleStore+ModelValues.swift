@@ -3,7 +3,7 @@ import DuneEvents
 extension SampleStore {
     /// The daily values the read models are computed from, ascending by date.
     ///
-    /// The same numbers as ``allDailyValues()`` — every value is computed by
+    /// The same numbers as ``dailyValues(on:)`` for each day — every value is computed by
     /// the same code, from the same samples, in the same `seq` order — but
     /// without the per-sample references of the step samples (the bulk of a
     /// log), which no read model reads: `steps` holds each source's total

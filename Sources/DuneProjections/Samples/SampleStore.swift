@@ -188,12 +188,6 @@ package struct SampleStore: Sendable, Equatable {
         return bucket.retained.map { versions.storedSample($0) }
     }
 
-    /// The daily values of every day with a sample, ascending by date.
-    /// - Complexity: O(n + d log d) for n retained samples and d days.
-    package func allDailyValues() -> [DailyValues] {
-        days.map { DailyValues(date: $0, samples: samples(on: $0)) }
-    }
-
     /// The daily values of `day`, or `nil` when it has no sample.
     package func dailyValues(on day: DayKey) -> DailyValues? {
         guard let bucket = buckets.existing(day.ordinal), bucket.count > 0 else { return nil }

@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneFixtures
 
 /// `dune-replay generate`: realistic synthetic input for demos and benchmarks.
 enum GenerateCommandLine {

@@ -39,14 +39,14 @@ enum EventMarker {
     /// or `task.cancelled` for the same task id.
     /// - Complexity: one pass over the log; memory O(tasks in flight).
     static func unfinishedTaskStarts(path: String) throws -> Set<Int> {
-        var open: [String: Int] = [:]
+        var open = UnfinishedTasks()
         try LogReader(path: path).forEachEventBatch { batch in
             // Task events are never packed samples: only the batch's other events need reading.
             for event in batch.otherEvents {
                 guard case .task(let task) = event.payload else { continue }
-                if task.phase == .started { open[task.task] = event.seq } else { open[task.task] = nil }
+                open.apply(task, seq: event.seq)
             }
         }
-        return Set(open.values)
+        return Set(open.startSeqs)
     }
 }

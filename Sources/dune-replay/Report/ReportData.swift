@@ -25,35 +25,19 @@ struct ReportData {
     /// else replayed in full (and a snapshot written when the lock is free) —
     /// and their models.
     static func load(path: String, usingSnapshot: Bool) async throws -> ReportData {
-        let meter = ProgressMeter(label: "report: replaying")
-        let restored = try await StoreProjections.restore(logPath: path, usingSnapshot: usingSnapshot) { progress in
-            meter?.update("\(progress.events) events, seq \(progress.throughSeq)")
-        }
-        meter?.finish()
-        for warning in restored.warnings { Terminal.err(warning + "\n") }
-        let projections = restored.models.set
-        let throughSeq = await projections.throughSeq()
-        if restored.snapshotSeq > 0 {
-            Terminal.err("report: started from \(SnapshotFile.path(forLog: path)) at seq \(restored.snapshotSeq), "
-                         + "then replayed \(throughSeq - restored.snapshotSeq) later events\n")
-        } else if usingSnapshot, await SnapshotFile.writeIfLockFree(projections, logPath: path) {
-            Terminal.err("report: wrote \(SnapshotFile.path(forLog: path)) at seq \(throughSeq) for the next run\n")
-        }
-        guard let readinessActor = projections.readiness, let trendsActor = projections.trends,
-              let weeklyActor = projections.weeklyStats, let syncActor = projections.syncStatus else {
-            throw CommandFailure(exitCode: .ioError, message: "Error: internal: a projection is missing")
-        }
+        let restored = try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "report")
+        let models = restored.models
         // The weekly and sync models are computed on their actors while this task reads the other two.
-        async let weekly = weeklyActor.readModel()
-        async let sync = syncActor.readModel()
-        let readinessState = await readinessActor.state
-        let trendsState = await trendsActor.state
+        async let weekly = models.weeklyStats.readModel()
+        async let sync = models.syncStatus.readModel()
+        let readinessState = await models.readiness.state
+        let trendsState = await models.trends.state
         let readiness = readinessState.readModel()
         let counts = trendsState.samples.sampleCountsBySource()
         let sources = counts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { SourceCount(source: $0, samples: counts[$0] ?? 0) }
         return ReportData(
-            throughSeq: throughSeq, readiness: readiness, trends: trendsState.readModel(),
+            throughSeq: restored.throughSeq, readiness: readiness, trends: trendsState.readModel(),
             weekly: await weekly, sync: await sync,
             lastNight: readiness.days.last.flatMap { readinessState.dailyValues(on: $0.date)?.sleep },
             sources: sources)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+import DuneFixtures
 
 /// Truncated, corrupted and hostile exports end with a located
 /// `DuneEventsError`, never a crash or unbounded memory.

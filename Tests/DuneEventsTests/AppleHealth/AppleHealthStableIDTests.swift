@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+import DuneFixtures
 
 /// Sample ids come from a record's content, not its place in the file.
 struct AppleHealthStableIDTests {

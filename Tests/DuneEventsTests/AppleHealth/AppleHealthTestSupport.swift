@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+import DuneFixtures
 
 /// What one import of a fixture produced: the emitted records, the summary,
 /// and the error that stopped it, if any.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import DuneEvents
+import DuneFixtures
 
 /// Input lines used by the log tests: samples, a correction, a deletion,
 /// refreshes, tasks and a profile update.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+import DuneFixtures
 
 /// `<log>.checkpoint`: opening a log from its checkpoint gives exactly the
 /// state a full replay gives, and a checkpoint that does not agree with the

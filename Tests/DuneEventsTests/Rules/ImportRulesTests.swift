@@ -35,9 +35,9 @@ import Testing
     /// The files of Sources allowed Foundation: none (rebuild and report write through the layer).
     static let foundationFiles: Set<String> = []
     /// What any file of Sources may import, besides the lists above.
-    static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "Synchronization"]
+    static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "DuneFixtures", "Synchronization"]
     /// What any test file may import; libc only under `#if canImport(<module>)`.
-    static let testImports: Set<String> = Set(["Swift", "Testing", "XCTest", "DuneEvents", "DuneProjections", "dune_replay",
+    static let testImports: Set<String> = Set(["Swift", "Testing", "XCTest", "DuneEvents", "DuneProjections", "DuneFixtures", "dune_replay",
                                            "Synchronization", "Dispatch"]).union(foundation)
 
     @Test func everyFileImportsOnlyWhatItsFolderAllows() throws {

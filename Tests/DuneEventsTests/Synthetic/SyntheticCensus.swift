@@ -1,4 +1,5 @@
 @testable import DuneEvents
+import DuneFixtures
 
 /// What a generated input contains, counted line by line as it streams.
 ///

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+import DuneFixtures
 
 /// All bytes of a generated input, lines joined with `\n` (small spans only).
 private func syntheticBytes(_ data: SyntheticHealthData) -> [UInt8] {

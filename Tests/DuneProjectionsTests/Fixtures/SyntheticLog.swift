@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneFixtures
 
 /// A deterministic, varied log: 150 days of HRV, resting HR, overlapping sleep
 /// from three sources, steps from two, body measurements, workouts, corrections,

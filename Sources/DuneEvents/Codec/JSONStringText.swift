@@ -1,0 +1,35 @@
+/// A value written as a JSON string, quotes included: a `String` (escaped as
+/// ``JSONWriter/writeString(_:into:)`` does), bytes known to need no escaping
+/// (``UnescapedJSONText``), or a packed timestamp or UUID (written from its
+/// numbers). Lets ``SampleObjectWriter`` write a member from whichever form
+/// its caller holds, with the same bytes.
+protocol JSONStringText {
+    /// Appends `"…"`.
+    func writeQuoted(into output: inout [UInt8])
+}
+
+extension String: JSONStringText {
+    @inline(__always)
+    func writeQuoted(into output: inout [UInt8]) {
+        JSONWriter.writeString(self, into: &output)
+    }
+}
+
+extension PackedTimestamp: JSONStringText {
+    /// The canonical text (``Timestamp/canonicalText``), which needs no escaping.
+    @inline(__always)
+    func writeQuoted(into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        write(into: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+}
+
+extension PackedUUID: JSONStringText {
+    @inline(__always)
+    func writeQuoted(into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        write(into: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+}
