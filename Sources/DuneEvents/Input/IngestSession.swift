@@ -83,6 +83,11 @@ package struct IngestSession {
     /// The batch the log is appending while the session reads and parses on
     /// (see ``flush()``); its lines are counted when it is settled.
     var inFlight: InFlightBatch?
+    /// The buffers of the last settled batch, emptied, for the next one: a
+    /// new megabyte-sized buffer per batch, allocated on whichever thread
+    /// the session runs on, stays in that thread's allocator arena.
+    private var spareItems: [EventLog.IngestItem] = []
+    private var spareData: [UInt8] = []
     private var categories: [String: CategoryCounts] = [:]
     /// Raw lines waiting to be parsed together.
     var window = RawLineWindow()
@@ -93,6 +98,9 @@ package struct IngestSession {
     struct InFlightBatch {
         var task: Task<Result<EventLog.ItemsResult, DuneEventsError>, Never>
         fileprivate var origins: [Origin]
+        /// The batch's items and data, kept to be reused once it is settled.
+        var items: [EventLog.IngestItem]
+        var data: [UInt8]
     }
 
     /// Where a pending command came from.
@@ -200,7 +208,11 @@ package struct IngestSession {
                 return .failure(error)
             }
         }
-        inFlight = InFlightBatch(task: task, origins: pendingOrigins)
+        inFlight = InFlightBatch(task: task, origins: pendingOrigins, items: items, data: data)
+        swap(&pending, &spareItems)
+        swap(&pendingData, &spareData)
+        spareItems = []
+        spareData = []
         pending.removeAll(keepingCapacity: true)
         pendingData.removeAll(keepingCapacity: true)
         pendingOrigins.removeAll(keepingCapacity: true)
@@ -210,9 +222,14 @@ package struct IngestSession {
     /// (``finish()`` does; a caller that stops early on an error of its own
     /// calls it so that no batch is still being written when it exits).
     package mutating func settle() async throws(DuneEventsError) {
-        guard let batch = inFlight else { return }
+        guard var batch = inFlight else { return }
         inFlight = nil
         let result = try await batch.task.value.get()
+        // The log is done with them: the next batch fills them again (in place when no one else holds them).
+        spareItems = batch.items
+        spareData = batch.data
+        batch.items = []
+        batch.data = []
         for (index, outcome) in result.results.enumerated() {
             let origin = batch.origins[index]
             var counts = origin.category.map { categories[$0] ?? CategoryCounts(name: $0) }
