@@ -439,12 +439,13 @@ public actor DuneStore {
               stamp.lastSeq == throughSeq else {
             return
         }
-        let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, trends: await models.trends.state,
-                                          syncStatus: await models.syncStatus.state)
+        let (readiness, trends, syncStatus) = (await models.readiness.state, await models.trends.state, await models.syncStatus.state)
         let path = path
         let protection = options.protection
         do {
+            // Building the snapshot walks every day and sample: on the snapshot's own thread, not the actor's.
             try await DispatchQueueExecutor(label: "dune.store-snapshot").run {
+                let snapshot = ProjectionSnapshot(readiness: readiness, trends: trends, syncStatus: syncStatus)
                 try SnapshotFile.write(snapshot, at: stamp, logPath: path, protection: protection)
             }
             snapshotSeq = throughSeq
