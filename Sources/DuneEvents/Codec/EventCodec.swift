@@ -37,7 +37,13 @@ package enum EventCodec {
         output.appendLiteral(#","data":"#)
     }
 
-    /// The complete, sealed, newline-terminated line for `recorded`.
+    /// The complete, sealed, newline-terminated line for `recorded`, every
+    /// event through ``data(of:)``: the reference encoder.
+    ///
+    /// The log and the CLI write lines with ``appendLine(_:to:)`` (the same
+    /// bytes; samples, refresh and task events written member by member); this
+    /// is its oracle in the tests, and what writes the events it hands on
+    /// (workouts, deletions, profiles, redacted lines, the forget record).
     package static func encodeLine(_ recorded: RecordedEvent) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(384)
