@@ -43,7 +43,7 @@ extension InputParser {
                 return true
             }
             let taken: Bool
-            switch InputMember(c.bytes(key)) {
+            switch InputMember.named(c.bytes(key)) {
             case .id: taken = take(&id)
             case .end: taken = take(&end)
             case .type: taken = take(&type)

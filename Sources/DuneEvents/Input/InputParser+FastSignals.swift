@@ -26,7 +26,7 @@ extension InputParser {
                 return true
             }
             let taken: Bool
-            switch InputMember(c.bytes(key)) {
+            switch InputMember.named(c.bytes(key)) {
             case .at: taken = take(&at)
             case .type: taken = take(&type)
             case .kind: taken = take(&kind)
