@@ -20,37 +20,23 @@ extension InputParser {
             guard c.expect(UInt8(ascii: "\"")), let key = c.string(), !key.nonASCII, c.expect(UInt8(ascii: ":")),
                   c.expect(UInt8(ascii: "\"")), let text = c.string()
             else { return nil }
-            let name = c.bytes(key)
             @inline(__always) func take(_ slot: inout LineSlice?) -> Bool {
                 guard slot == nil else { return false }
                 slot = text
                 return true
             }
             let taken: Bool
-            switch key.count {
-            case 2: taken = StoredLineScanner.matches(name, "at") && take(&at)
-            case 4:
-                if StoredLineScanner.matches(name, "type") {
-                    taken = take(&type)
-                } else if StoredLineScanner.matches(name, "kind") {
-                    taken = take(&kind)
-                } else {
-                    taken = StoredLineScanner.matches(name, "task") && take(&task)
-                }
-            case 5:
-                if StoredLineScanner.matches(name, "phase") {
-                    taken = take(&phase)
-                } else {
-                    taken = StoredLineScanner.matches(name, "error") && take(&error)
-                }
-            case 6: taken = StoredLineScanner.matches(name, "source") && take(&source)
-            case 7:
-                if StoredLineScanner.matches(name, "feature") {
-                    taken = take(&feature)
-                } else {
-                    taken = StoredLineScanner.matches(name, "eventID") && take(&eventID)
-                }
-            default: taken = false
+            switch InputMember.named(c.bytes(key)) {
+            case .at: taken = take(&at)
+            case .type: taken = take(&type)
+            case .kind: taken = take(&kind)
+            case .task: taken = take(&task)
+            case .phase: taken = take(&phase)
+            case .error: taken = take(&error)
+            case .source: taken = take(&source)
+            case .feature: taken = take(&feature)
+            case .eventID: taken = take(&eventID)
+            case .end, .id, .start, .unit, .value, nil: taken = false
             }
             guard taken else { return nil }
             if c.expect(UInt8(ascii: ",")) { continue }

@@ -120,6 +120,10 @@ package enum InputParser {
         }
         // Content identity is on parsed values: timestamps in their canonical
         // spelling (`Z` = `+00:00`, `.5` = `.500`), numbers in one format.
+        // Strings stay as written, so this is not `Event.inputContent` (built
+        // from the typed values): an enumeration value spelled with a canonical
+        // equivalent (U+212A for the `K` of `healthKitObserver`) differs there;
+        // `ContentIdentityTests` checks all other input and records that case.
         var canonical = object.removing(["eventID"])
         switch intent {
         case .sample(let sample):
