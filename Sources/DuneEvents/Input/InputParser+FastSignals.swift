@@ -64,11 +64,11 @@ extension InputParser {
         let intent: IngestCommand.Intent
         if StoredLineScanner.matches(c.bytes(type), "refresh") {
             guard task == nil, feature == nil, phase == nil, error == nil, let source, let sourceText = c.text(source),
-                  let refreshSource = RefreshSource(rawValue: sourceText)
+                  let refreshSource = RefreshSource(exactly: sourceText)
             else { return nil }
             var sampleKind: SampleKind?
             if let kind {
-                guard let text = c.text(kind), let parsed = SampleKind(rawValue: text) else { return nil }
+                guard let text = c.text(kind), let parsed = SampleKind(exactly: text) else { return nil }
                 sampleKind = parsed
             }
             guard refreshSource != .healthKitObserver || sampleKind != nil else { return nil }
@@ -81,7 +81,7 @@ extension InputParser {
             guard source == nil, kind == nil, let task, let feature, let phase,
                   task.count > 0, task.count <= 256, feature.count > 0, feature.count <= 256,
                   let taskText = c.text(task), let featureText = c.text(feature), let phaseText = c.text(phase),
-                  let taskPhase = TaskPhase(rawValue: phaseText)
+                  let taskPhase = TaskPhase(exactly: phaseText)
             else { return nil }
             var errorText: String?
             if let error {

@@ -155,7 +155,7 @@ package enum InputParser {
         switch kind {
         case .sleep:
             let stageName = try fields.string("value")
-            guard let stage = SleepStage(rawValue: stageName) else {
+            guard let stage = SleepStage(exactly: stageName) else {
                 throw Rejection("field \"value\" \"\(stageName)\" is not a sleep stage; expected one of \(SleepStage.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             guard hours <= 24 else { throw Rejection("sleep sample lasts \(format(hours)) h; a sleep sample is at most 24 h") }
@@ -292,7 +292,7 @@ struct InputFields {
     mutating func optionalEnumeration<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(InputParser.Rejection) -> T?
     where T.RawValue == String {
         guard let name = try optionalString(key) else { return nil }
-        guard let value = T(rawValue: name) else {
+        guard let value = T(exactly: name) else {
             throw InputParser.Rejection("field \"\(key)\" \"\(name)\" is not valid; expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value

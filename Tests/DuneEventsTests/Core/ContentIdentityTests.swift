@@ -37,22 +37,20 @@ import DuneFixtures
         #expect(checked > 5_000, "\(checked) lines checked")
     }
 
-    /// Known difference: Swift compares strings by canonical equivalence, so
-    /// an enumeration value spelled with a character canonically equal to an
-    /// ASCII letter (U+212A KELVIN SIGN for the `K` of `healthKitObserver`)
-    /// is accepted, the parser's content keeps it as written, and the stored
-    /// event gives back the raw value's ASCII spelling: after a restart, a retry
-    /// of the same line with its `eventID` is answered as a conflict. Building
-    /// the parser's content from the typed values would fix it and change
-    /// ingest behaviour for such lines, so it is left for a decision.
-    @Test func anEnumerationSpelledWithACanonicalEquivalentIsStoredAsItsRawValue() throws {
-        let line = #"{"type":"refresh","source":"health"# + "\u{212A}" + #"itObserver","kind":"hrv","at":"2026-03-04T08:00:00Z","eventID":"r-1"}"#
-        let command = try InputParser.parse(line)
-        guard case .refresh(let request) = command.intent else { Issue.record("not a refresh: \(command.intent)"); return }
-        #expect(request.source == .healthKitObserver)
+    /// Swift compares strings by canonical equivalence, so `init(rawValue:)`
+    /// takes U+212A KELVIN SIGN for the `K` of `healthKitObserver`. The parser
+    /// asks for the exact bytes instead: such a line is rejected with its
+    /// reason (by the reference parser, after the fast one declines it),
+    /// rather than accepted with a content that no stored event gives back.
+    @Test func anEnumerationSpelledWithACanonicalEquivalentIsRejected() throws {
+        let kelvin = #"{"type":"refresh","source":"health"# + "\u{212A}" + #"itObserver","kind":"hrv","at":"2026-03-04T08:00:00Z","eventID":"r-1"}"#
+        #expect("health\u{212A}itObserver" == "healthKitObserver", "the canonical equivalence this test is about")
+        #expect(Array(kelvin.utf8).withUnsafeBytes { InputParser.parseSignal($0) } == nil)
+        let rejection = #expect(throws: InputParser.Rejection.self) { try InputParser.parse(kelvin) }
+        #expect(rejection?.reason.contains(#"field "source""#) == true, "\(String(describing: rejection))")
+        let ascii = kelvin.replacingOccurrences(of: "\u{212A}", with: "K")
+        let command = try InputParser.parse(ascii)
         let event = try #require(IngestState().decide(command).events.last)
-        withKnownIssue("the parser keeps the spelling as written; the stored event gives back the raw value") {
-            #expect(event.inputContent == command.content)
-        }
+        #expect(event.inputContent == command.content)
     }
 }
