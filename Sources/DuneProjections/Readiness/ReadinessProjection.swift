@@ -53,12 +53,15 @@ package struct ReadinessProjection: Projection, Equatable {
     package mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
         samples.apply(batch, after: throughSeq)
-        // In place: copying every refresh and task event out of the batch would cost more than the check.
-        for index in batch.otherIndices where batch.others[index].type == .profileUpdated {
-            let event = batch.others[index]
-            if event.seq > throughSeq, !event.isOutsideTimestampWindow, case .profileUpdated(let update) = event.payload {
+        // In place: the payload's case is checked before anything is copied, so
+        // a refresh or task event costs a tag check, not a copy of its strings.
+        batch.others.withUnsafeBufferPointer { events in
+            for index in batch.otherIndices {
+                guard case .profileUpdated(let update) = events[index].event.payload, events[index].seq > throughSeq,
+                      TimestampWindow.contains(update.at)
+                else { continue }
                 profileSleepTargetMinutes = update.sleepTargetMinutes
-                profileSeq = event.seq
+                profileSeq = events[index].seq
             }
         }
         throughSeq = last

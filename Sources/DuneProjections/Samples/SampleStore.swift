@@ -96,9 +96,8 @@ package struct SampleStore: Sendable, Equatable {
                 for position in groupStart..<groupEnd {
                     let row = batch.rows[position]
                     if row < 0 {
-                        let event = batch.others[Int(~row)]
-                        if event.seq > after, case .sampleDeleted(let deletion) = event.payload, !event.isOutsideTimestampWindow {
-                            remove(SampleKey(deletion.sampleID))
+                        if let deleted = Self.deletedSampleID(batch.others, Int(~row), after: after) {
+                            remove(SampleKey(deleted))
                         }
                         continue
                     }
@@ -119,6 +118,22 @@ package struct SampleStore: Sendable, Equatable {
                 }
                 groupStart = groupEnd
             }
+        }
+    }
+
+    /// The sample id that `others[index]` deletes, when it is a `sample.deleted`
+    /// with `seq > after` inside ``TimestampWindow``; `nil` otherwise.
+    ///
+    /// Reads the event in place: the payload's case is checked before anything
+    /// is copied, so the refresh and task events (one line in four of a long
+    /// history) cost a tag check, not a copy of a `RecordedEvent` and its strings.
+    @inline(__always)
+    private static func deletedSampleID(_ others: [RecordedEvent], _ index: Int, after: Int) -> String? {
+        others.withUnsafeBufferPointer { events in
+            guard case .sampleDeleted(let deletion) = events[index].event.payload, events[index].seq > after,
+                  TimestampWindow.contains(deletion.at)
+            else { return nil }
+            return deletion.sampleID
         }
     }
 
