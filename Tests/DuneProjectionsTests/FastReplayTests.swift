@@ -54,6 +54,38 @@ import DuneFixtures
         }
     }
 
+    /// With readiness and trends both selected, `files()` computes the days'
+    /// metrics once and builds both models from them: the bytes are those of
+    /// each projection replayed alone (which computes its own days), and of
+    /// each projection's own `readModel()`.
+    @Test func sharedDayMetricsGiveEachProjectionItsOwnBytes() async throws {
+        try await Self.withLog { path, events in
+            let together = ProjectionSet()
+            try await Replayer.replay(try LogReader(path: path), into: together)
+            let files = await together.files()
+            #expect(files.map(\.projection) == ProjectionName.allCases)
+            for name in ProjectionName.allCases {
+                let alone = ProjectionSet([name])
+                try await Replayer.replay(try LogReader(path: path), into: alone)
+                let own = await alone.files()
+                #expect(own.count == 1)
+                #expect(files.first { $0.projection == name } == own.first, "\(name)")
+            }
+            var readiness = ReadinessProjection()
+            var trends = TrendsProjection()
+            for event in events {
+                readiness.apply(event)
+                trends.apply(event)
+            }
+            #expect(files.first { $0.projection == .readiness }?.bytes == readiness.readModel().fileBytes)
+            #expect(files.first { $0.projection == .trends }?.bytes == trends.readModel().fileBytes)
+            // Metrics of another seq are not used: the model is computed from the projection's own samples.
+            let shorter = ReadinessActor(readiness)
+            let stale = (days: [DailyMetrics](), throughSeq: readiness.throughSeq - 1)
+            #expect(await shorter.file(metrics: stale).bytes == readiness.readModel().fileBytes)
+        }
+    }
+
     @Test func foldingBatchesEqualsFoldingEvents() async throws {
         try await Self.withLog { path, events in
             var readiness = ReadinessProjection()

@@ -74,3 +74,31 @@ extension ProjectionActor where State: SampleReserving {
         state.reserveCapacity(samples: count)
     }
 }
+
+extension ProjectionActor where State == TrendsProjection {
+    /// The ``DailyMetrics`` of every day with a sample, at ``throughSeq``;
+    /// keeps the read model built from them, so that ``file()`` does not
+    /// compute the days again.
+    package func modelMetrics() -> (days: [DailyMetrics], throughSeq: Int) {
+        let days = state.modelMetrics()
+        if cachedModel == nil || cachedThroughSeq != state.throughSeq {
+            cachedModel = TrendsModel(throughSeq: state.throughSeq, metrics: days)
+            cachedThroughSeq = state.throughSeq
+        }
+        return (days, state.throughSeq)
+    }
+}
+
+extension ProjectionActor where State == ReadinessProjection {
+    /// The read model as its file, built from `metrics` (the trends
+    /// projection's ``DailyMetrics``) when they were taken at this
+    /// projection's ``throughSeq`` — both folded the same events then, and
+    /// the model is the one ``readModel()`` computes — else computed as ``file()`` does.
+    package func file(metrics: (days: [DailyMetrics], throughSeq: Int)) -> ReadModelFile {
+        if (cachedModel == nil || cachedThroughSeq != state.throughSeq), metrics.throughSeq == state.throughSeq {
+            cachedModel = state.readModel(metrics: metrics.days)
+            cachedThroughSeq = state.throughSeq
+        }
+        return file()
+    }
+}

@@ -89,15 +89,32 @@ package struct ProjectionSet: Sendable {
     /// The files of the selected projections, in ``ProjectionName`` order.
     /// The read models are computed concurrently, each in its own actor.
     /// - Complexity: O(n log n) for n samples (read models are computed here).
+    ///
+    /// With both readiness and trends selected, the days' ``DailyMetrics`` are
+    /// computed once, by the trends actor, and both models are built from
+    /// them (readiness reads three of their values; see
+    /// ``ProjectionActor/file(metrics:)``).
     package func files() async -> [ReadModelFile] {
-        await withTaskGroup(of: ReadModelFile?.self) { group in
+        await withTaskGroup(of: [ReadModelFile].self) { group in
             for name in names {
-                group.addTask { await self.file(name) }
+                if name == .readiness, trends != nil { continue }  // with trends, below
+                if name == .trends, let readiness, let trends {
+                    group.addTask {
+                        let metrics = await trends.modelMetrics()
+                        return await withTaskGroup(of: ReadModelFile.self) { pair in
+                            pair.addTask { await readiness.file(metrics: metrics) }
+                            pair.addTask { await trends.file() }
+                            var files: [ReadModelFile] = []
+                            for await file in pair { files.append(file) }
+                            return files
+                        }
+                    }
+                    continue
+                }
+                group.addTask { await self.file(name).map { [$0] } ?? [] }
             }
             var files: [ReadModelFile] = []
-            for await file in group {
-                if let file { files.append(file) }
-            }
+            for await some in group { files += some }
             return files.sorted { $0.projection < $1.projection }
         }
     }

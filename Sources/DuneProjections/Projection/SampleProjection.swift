@@ -47,6 +47,15 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
         return Model(throughSeq: throughSeq, daily: samples.modelDailyValues())
     }
 
+    /// The ``DailyMetrics`` of every day with a sample, ascending: a
+    /// snapshot's when they are current, else computed from the samples
+    /// (what the readiness model is also built from, see
+    /// ``ProjectionSet/files()``).
+    /// - Complexity: O(n log n) for n samples.
+    package func modelMetrics() -> [DailyMetrics] {
+        restoredMetrics.days(at: throughSeq) ?? samples.modelDailyValues().map(DailyMetrics.init)
+    }
+
     /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.
     package var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
 

@@ -82,6 +82,14 @@ package struct ReadinessProjection: Projection, Equatable {
         return ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.modelDailyValues())
     }
 
+    /// The read model from `days`, the ``DailyMetrics`` of every day with a
+    /// sample at ``throughSeq`` (another projection's, fed the same events):
+    /// the same model as ``readModel()``, as a snapshot's metrics give it.
+    package func readModel(metrics days: [DailyMetrics]) -> ReadinessModel {
+        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes,
+                       inputs: days.map(ReadinessDay.Inputs.init(metrics:)))
+    }
+
     /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.
     package var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
 
