@@ -76,16 +76,22 @@ extension ProjectionActor where State: SampleReserving {
 }
 
 extension ProjectionActor where State == TrendsProjection {
-    /// The ``DailyMetrics`` of every day with a sample, at ``throughSeq``;
-    /// keeps the read model built from them, so that ``file()`` does not
-    /// compute the days again.
+    /// The ``DailyMetrics`` of every day with a sample, and the ``throughSeq`` they are of.
     package func modelMetrics() -> (days: [DailyMetrics], throughSeq: Int) {
-        let days = state.modelMetrics()
-        if cachedModel == nil || cachedThroughSeq != state.throughSeq {
-            cachedModel = TrendsModel(throughSeq: state.throughSeq, metrics: days)
-            cachedThroughSeq = state.throughSeq
+        (state.modelMetrics(), state.throughSeq)
+    }
+
+    /// The read model as its file, built from `metrics` (from ``modelMetrics()``)
+    /// when they are of this projection's ``throughSeq``, else as ``file()`` does.
+    package func file(metrics: (days: [DailyMetrics], throughSeq: Int)) -> ReadModelFile {
+        guard metrics.throughSeq == state.throughSeq else { return file() }
+        if let cachedModel, cachedThroughSeq == state.throughSeq {
+            return ReadModelFile(projection: State.name, bytes: cachedModel.fileBytes)
         }
-        return (days, state.throughSeq)
+        let model = TrendsModel(throughSeq: state.throughSeq, metrics: metrics.days)
+        cachedModel = model
+        cachedThroughSeq = state.throughSeq
+        return ReadModelFile(projection: State.name, bytes: model.fileBytes)
     }
 }
 
@@ -95,10 +101,13 @@ extension ProjectionActor where State == ReadinessProjection {
     /// projection's ``throughSeq`` — both folded the same events then, and
     /// the model is the one ``readModel()`` computes — else computed as ``file()`` does.
     package func file(metrics: (days: [DailyMetrics], throughSeq: Int)) -> ReadModelFile {
-        if (cachedModel == nil || cachedThroughSeq != state.throughSeq), metrics.throughSeq == state.throughSeq {
-            cachedModel = state.readModel(metrics: metrics.days)
-            cachedThroughSeq = state.throughSeq
+        guard metrics.throughSeq == state.throughSeq else { return file() }
+        if let cachedModel, cachedThroughSeq == state.throughSeq {
+            return ReadModelFile(projection: State.name, bytes: cachedModel.fileBytes)
         }
-        return file()
+        let model = state.readModel(metrics: metrics.days)
+        cachedModel = model
+        cachedThroughSeq = state.throughSeq
+        return ReadModelFile(projection: State.name, bytes: model.fileBytes)
     }
 }

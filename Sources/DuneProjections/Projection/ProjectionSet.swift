@@ -103,7 +103,7 @@ package struct ProjectionSet: Sendable {
                         let metrics = await trends.modelMetrics()
                         return await withTaskGroup(of: ReadModelFile.self) { pair in
                             pair.addTask { await readiness.file(metrics: metrics) }
-                            pair.addTask { await trends.file() }
+                            pair.addTask { await trends.file(metrics: metrics) }
                             var files: [ReadModelFile] = []
                             for await file in pair { files.append(file) }
                             return files
