@@ -86,6 +86,40 @@ import DuneFixtures
         }
     }
 
+    /// A set made for files (`rebuild`) folds samples in the trends actor
+    /// alone and builds the readiness and weekly models from its days: the
+    /// files, and the models read after them, are those of a set whose
+    /// actors each keep their own samples — for every selection with trends,
+    /// every range, and both decoding paths.
+    @Test func aSetForFilesWritesTheBytesOfOneWhoseProjectionsKeepTheirOwnSamples() async throws {
+        try await Self.withLog { path, events in
+            let cut = events[events.count / 2].recordedAt
+            let ranges = [LogReader.Range(), LogReader.Range(throughSeq: 0), LogReader.Range(throughSeq: 7777),
+                          LogReader.Range(after: 3000, throughSeq: 9000), LogReader.Range(asOf: cut)]
+            let selections: [[ProjectionName]] = [ProjectionName.allCases, [.readiness, .trends], [.weeklyStats, .trends],
+                                                  [.readiness, .weeklyStats]]
+            for range in ranges {
+                for names in selections {
+                    for decoding in [Replayer.Decoding.fast, .reference] {
+                        let own = ProjectionSet(names)
+                        try await Replayer.replay(try LogReader(path: path), range: range, into: own, decoding: decoding)
+                        let shared = ProjectionSet(forFiles: names)
+                        #expect(shared.modelsFromTrends == names.contains(.trends))
+                        try await Replayer.replay(try LogReader(path: path), range: range, into: shared, decoding: decoding)
+                        #expect(await shared.files() == own.files(), "\(range) \(names) \(decoding)")
+                        #expect(await shared.readiness?.readModel() == own.readiness?.readModel())
+                        #expect(await shared.weeklyStats?.readModel() == own.weeklyStats?.readModel())
+                        #expect(await shared.trends?.readModel() == own.trends?.readModel())
+                        if shared.modelsFromTrends {
+                            #expect(await shared.readiness?.state.samples.count ?? 0 == 0)
+                            #expect(await shared.weeklyStats?.state.samples.count ?? 0 == 0)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func foldingBatchesEqualsFoldingEvents() async throws {
         try await Self.withLog { path, events in
             var readiness = ReadinessProjection()

@@ -24,6 +24,13 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
 
     package init() {}
 
+    /// A projection that folds no sample (only ``throughSeq`` advances): its
+    /// read model is built from another projection's daily values
+    /// (``ProjectionSet/init(forFiles:)``), never from ``readModel()``.
+    package init(ignoringSamples: Bool) {
+        samples = SampleStore(retaining: Model.retainedKinds, ignoringSamples: ignoringSamples)
+    }
+
     /// Folds one event; skips events with `seq ≤ throughSeq`.
     package mutating func apply(_ event: RecordedEvent) {
         guard event.seq > throughSeq else { return }

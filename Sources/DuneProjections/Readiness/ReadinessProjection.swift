@@ -33,6 +33,13 @@ package struct ReadinessProjection: Projection, Equatable {
 
     package init() {}
 
+    /// A projection that folds the sleep target but no sample: its read
+    /// model is built from another projection's day metrics
+    /// (``ProjectionSet/init(forFiles:)``), never from ``readModel()``.
+    package init(ignoringSamples: Bool) {
+        samples = SampleStore(retaining: samples.retainedKinds, ignoringSamples: ignoringSamples)
+    }
+
     /// Folds one event; skips events with `seq ≤ throughSeq`.
     package mutating func apply(_ event: RecordedEvent) {
         guard event.seq > throughSeq else { return }

@@ -61,7 +61,7 @@ enum RebuildCommandLine {
             try profile(path: path, names: names, out: arguments.value("--out"))
             return .success
         }
-        let projections = ProjectionSet(names)
+        let projections = ProjectionSet(forFiles: names)
         let summary: Replayer.Summary
         let meter = ProgressMeter(label: "rebuild")
         do {
