@@ -79,7 +79,7 @@ extension ProjectionActor where State == TrendsProjection {
     /// The daily values of every day with a sample (``SampleStore/modelDailyValues()``),
     /// and the ``throughSeq`` they are of.
     package func modelDailyValues() -> (days: [DailyValues], throughSeq: Int) {
-        (state.samples.modelDailyValues(), state.throughSeq)
+        (state.modelDailyValues(), state.throughSeq)
     }
 
     /// The ``DailyMetrics`` of every day with a sample, and the ``throughSeq`` they are of.

@@ -63,6 +63,13 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
         restoredMetrics.days(at: throughSeq) ?? samples.modelDailyValues().map(DailyMetrics.init)
     }
 
+    /// The daily values of every day with a sample, ascending (what
+    /// ``readModel()`` computes its model from).
+    /// - Complexity: O(n log n) for n samples.
+    package func modelDailyValues() -> [DailyValues] {
+        samples.modelDailyValues()
+    }
+
     /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.
     package var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
 
