@@ -54,6 +54,72 @@ import DuneFixtures
         }
     }
 
+    /// With readiness and trends both selected, `files()` computes the days'
+    /// metrics once and builds both models from them: the bytes are those of
+    /// each projection replayed alone (which computes its own days), and of
+    /// each projection's own `readModel()`.
+    @Test func sharedDayMetricsGiveEachProjectionItsOwnBytes() async throws {
+        try await Self.withLog { path, events in
+            let together = ProjectionSet()
+            try await Replayer.replay(try LogReader(path: path), into: together)
+            let files = await together.files()
+            #expect(files.map(\.projection) == ProjectionName.allCases)
+            for name in ProjectionName.allCases {
+                let alone = ProjectionSet([name])
+                try await Replayer.replay(try LogReader(path: path), into: alone)
+                let own = await alone.files()
+                #expect(own.count == 1)
+                #expect(files.first { $0.projection == name } == own.first, "\(name)")
+            }
+            var readiness = ReadinessProjection()
+            var trends = TrendsProjection()
+            for event in events {
+                readiness.apply(event)
+                trends.apply(event)
+            }
+            #expect(files.first { $0.projection == .readiness }?.bytes == readiness.readModel().fileBytes)
+            #expect(files.first { $0.projection == .trends }?.bytes == trends.readModel().fileBytes)
+            // Metrics of another seq are not used: the model is computed from the projection's own samples.
+            let shorter = ReadinessActor(readiness)
+            let stale = (days: [DailyMetrics](), throughSeq: readiness.throughSeq - 1)
+            #expect(await shorter.file(metrics: stale).bytes == readiness.readModel().fileBytes)
+        }
+    }
+
+    /// A set made for files (`rebuild`) folds samples in the trends actor
+    /// alone and builds the readiness and weekly models from its days: the
+    /// files, and the models read after them, are those of a set whose
+    /// actors each keep their own samples — for every selection with trends,
+    /// every range, and both decoding paths.
+    @Test func aSetForFilesWritesTheBytesOfOneWhoseProjectionsKeepTheirOwnSamples() async throws {
+        try await Self.withLog { path, events in
+            let cut = events[events.count / 2].recordedAt
+            let ranges = [LogReader.Range(), LogReader.Range(throughSeq: 0), LogReader.Range(throughSeq: 7777),
+                          LogReader.Range(after: 3000, throughSeq: 9000), LogReader.Range(asOf: cut)]
+            let selections: [[ProjectionName]] = [ProjectionName.allCases, [.readiness, .trends], [.weeklyStats, .trends],
+                                                  [.readiness, .weeklyStats]]
+            for range in ranges {
+                for names in selections {
+                    for decoding in [Replayer.Decoding.fast, .reference] {
+                        let own = ProjectionSet(names)
+                        try await Replayer.replay(try LogReader(path: path), range: range, into: own, decoding: decoding)
+                        let shared = ProjectionSet(forFiles: names)
+                        #expect(shared.modelsFromTrends == names.contains(.trends))
+                        try await Replayer.replay(try LogReader(path: path), range: range, into: shared, decoding: decoding)
+                        #expect(await shared.files() == own.files(), "\(range) \(names) \(decoding)")
+                        #expect(await shared.readiness?.readModel() == own.readiness?.readModel())
+                        #expect(await shared.weeklyStats?.readModel() == own.weeklyStats?.readModel())
+                        #expect(await shared.trends?.readModel() == own.trends?.readModel())
+                        if shared.modelsFromTrends {
+                            #expect(await shared.readiness?.state.samples.count ?? 0 == 0)
+                            #expect(await shared.weeklyStats?.state.samples.count ?? 0 == 0)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func foldingBatchesEqualsFoldingEvents() async throws {
         try await Self.withLog { path, events in
             var readiness = ReadinessProjection()

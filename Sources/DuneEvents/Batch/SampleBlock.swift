@@ -205,7 +205,18 @@ package struct SampleBlockBuilder: Sendable {
         return stored.withUnsafeBytes { ByteComparison.equal($0.baseAddress!, bytes.baseAddress!, count: bytes.count) }
     }
 
+    /// The block. Rows reserved for a whole chunk's lines but not filled
+    /// (a chunk's refresh and task lines: one in four of a long history)
+    /// are given back: the block lives as long as the samples it holds.
     package func build() -> SampleBlock {
-        SampleBlock(rows: rows, fullSamples: fullSamples, sources: sources)
+        SampleBlock(rows: Self.trimmed(rows), fullSamples: fullSamples, sources: sources)
+    }
+
+    /// `rows` in a buffer of its own size when more than an eighth of its capacity is unused.
+    static func trimmed(_ rows: [PackedSample]) -> [PackedSample] {
+        guard rows.capacity - rows.count > rows.count / 8 else { return rows }
+        return [PackedSample](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+            initialized = rows.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+        }
     }
 }

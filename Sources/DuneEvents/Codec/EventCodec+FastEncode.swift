@@ -59,13 +59,7 @@ extension EventCodec {
         case .workout:
             return false
         }
-        output.appendLiteral(#"{"v":1,"seq":"#)
-        appendInteger(recorded.seq, to: &output)
-        output.appendLiteral(#","id":"#)
-        JSONWriter.writeString(recorded.id, into: &output)
-        output.appendLiteral(#","type":"sample.ingested","recordedAt":"#)
-        JSONWriter.writeString(recorded.recordedAt.text, into: &output)
-        output.appendLiteral(#","data":"#)
+        appendEnvelope(recorded, to: &output)
         SampleObjectWriter.write(end: sample.end.text, eventID: recorded.event.eventID, extra: recorded.event.extra, id: sample.id,
                                  input: input, kind: sample.kind.rawValue, source: sample.source, start: sample.start.text,
                                  typeSample: false, reading: reading, into: &output)
@@ -82,14 +76,7 @@ extension EventCodec {
         case .refreshRequested, .task: break
         default: return false
         }
-        output.appendLiteral(#"{"v":1,"seq":"#)
-        appendInteger(recorded.seq, to: &output)
-        output.appendLiteral(#","id":"#)
-        JSONWriter.writeString(recorded.id, into: &output)
-        output.appendLiteral(#","type":""#)
-        output.append(contentsOf: recorded.type.rawValue.utf8)
-        output.appendLiteral(#"","recordedAt":"#)
-        JSONWriter.writeString(recorded.recordedAt.text, into: &output)
+        appendEnvelope(recorded, to: &output)
         func member(_ key: StaticString, _ text: String) {
             output.appendLiteral(key)
             JSONWriter.writeString(text, into: &output)
@@ -97,7 +84,7 @@ extension EventCodec {
         switch event.payload {
         case .refreshRequested(let refresh):
             // `data` members in UTF-8 order: at, eventID, kind, outcome, reason, refreshSignal, source.
-            member(#","data":{"at":"#, refresh.at.text)
+            member(#"{"at":"#, refresh.at.text)
             if let eventID = event.eventID { member(#","eventID":"#, eventID) }
             if let kind = refresh.kind { member(#","kind":"#, kind.rawValue) }
             member(#","outcome":"#, refresh.outcome.rawValue)
@@ -107,7 +94,7 @@ extension EventCodec {
             member(#","source":"#, refresh.source.rawValue)
         case .task(let task):
             // at, error, eventID, feature, reason, requestedPhase, supersededBy, task.
-            member(#","data":{"at":"#, task.at.text)
+            member(#"{"at":"#, task.at.text)
             if let error = task.error { member(#","error":"#, error) }
             if let eventID = event.eventID { member(#","eventID":"#, eventID) }
             member(#","feature":"#, task.feature)

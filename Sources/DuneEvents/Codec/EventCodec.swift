@@ -17,19 +17,33 @@ package enum EventCodec {
 
     /// The line for `recorded` up to, not including, `,"crc":…}` — ready to seal.
     package static func encodeUnsealed(_ recorded: RecordedEvent, into output: inout [UInt8]) {
-        output.append(contentsOf: #"{"v":1,"seq":"#.utf8)
-        output.append(contentsOf: String(recorded.seq).utf8)
-        output.append(contentsOf: #","id":"#.utf8)
-        JSONWriter.writeString(recorded.id, into: &output)
-        output.append(contentsOf: #","type":""#.utf8)
-        output.append(contentsOf: recorded.type.rawValue.utf8)
-        output.append(contentsOf: #"","recordedAt":"#.utf8)
-        JSONWriter.writeString(recorded.recordedAt.text, into: &output)
-        output.append(contentsOf: #","data":"#.utf8)
+        appendEnvelope(recorded, to: &output)
         JSONWriter.write(.object(data(of: recorded.event)), into: &output)
     }
 
-    /// The complete, sealed, newline-terminated line for `recorded`.
+    /// The envelope of `recorded`'s line, up to and including `"data":`:
+    /// `{"v":1,"seq":N,"id":"…","type":"…","recordedAt":"…","data":`. Every
+    /// writer of a ``RecordedEvent``'s line starts with it (a prepared sample's
+    /// line, which has no ``RecordedEvent``, writes the same bytes from its parts).
+    static func appendEnvelope(_ recorded: RecordedEvent, to output: inout [UInt8]) {
+        output.appendLiteral(#"{"v":1,"seq":"#)
+        appendInteger(recorded.seq, to: &output)
+        output.appendLiteral(#","id":"#)
+        JSONWriter.writeString(recorded.id, into: &output)
+        output.appendLiteral(#","type":""#)
+        output.append(contentsOf: recorded.type.rawValue.utf8)
+        output.appendLiteral(#"","recordedAt":"#)
+        JSONWriter.writeString(recorded.recordedAt.text, into: &output)
+        output.appendLiteral(#","data":"#)
+    }
+
+    /// The complete, sealed, newline-terminated line for `recorded`, every
+    /// event through ``data(of:)``: the reference encoder.
+    ///
+    /// The log and the CLI write lines with ``appendLine(_:to:)`` (the same
+    /// bytes; samples, refresh and task events written member by member); this
+    /// is its oracle in the tests, and what writes the events it hands on
+    /// (workouts, deletions, profiles, redacted lines, the forget record).
     package static func encodeLine(_ recorded: RecordedEvent) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(384)

@@ -2,6 +2,16 @@
 /// cancellation is never recorded as an error.
 package enum TaskLifecycle {
     /// Which task of each feature is in flight.
+    ///
+    /// Not ``UnfinishedTasks``, though both fold the same records: this keeps
+    /// one task per *feature* (the latest `started`), cleared only by an end
+    /// record of that task *in that feature*; ``UnfinishedTasks`` keeps every
+    /// started task *id*, cleared by any end record with that id. They differ
+    /// when one task id is reported under two features (here one entry per
+    /// feature, there one entry) or when a log holds two starts in a feature
+    /// without the `superseded` cancellation between them (here only the
+    /// later is in flight, there both are unfinished). The decider's answer
+    /// and the checkpoint's bytes depend on this per-feature form.
     package struct State: Sendable, Equatable {
         /// Feature → the id of its task in flight.
         package var inFlight: [String: String] = [:]

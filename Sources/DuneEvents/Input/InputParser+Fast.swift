@@ -37,37 +37,28 @@ extension InputParser {
                 guard let (parsed, _) = c.number() else { return nil }
                 number = parsed
             }
-            let name = c.bytes(key)
             @inline(__always) func take(_ slot: inout LineSlice?) -> Bool {
                 guard slot == nil, let text else { return false }
                 slot = text
                 return true
             }
             let taken: Bool
-            switch key.count {
-            case 2: taken = StoredLineScanner.matches(name, "id") && take(&id)
-            case 3: taken = StoredLineScanner.matches(name, "end") && take(&end)
-            case 4:
-                if StoredLineScanner.matches(name, "type") {
-                    taken = take(&type)
-                } else if StoredLineScanner.matches(name, "kind") {
-                    taken = take(&kind)
-                } else {
-                    taken = StoredLineScanner.matches(name, "unit") && take(&unit)
-                }
-            case 5:
-                if StoredLineScanner.matches(name, "start") {
-                    taken = take(&start)
-                } else if StoredLineScanner.matches(name, "value"), stringValue == nil, numberValue == nil {
+            switch InputMember.named(c.bytes(key)) {
+            case .id: taken = take(&id)
+            case .end: taken = take(&end)
+            case .type: taken = take(&type)
+            case .kind: taken = take(&kind)
+            case .unit: taken = take(&unit)
+            case .start: taken = take(&start)
+            case .value:
+                taken = stringValue == nil && numberValue == nil
+                if taken {
                     stringValue = text
                     numberValue = number
-                    taken = true
-                } else {
-                    taken = false
                 }
-            case 6: taken = StoredLineScanner.matches(name, "source") && take(&source)
-            case 7: taken = StoredLineScanner.matches(name, "eventID") && take(&eventID)
-            default: taken = false
+            case .source: taken = take(&source)
+            case .eventID: taken = take(&eventID)
+            case .at, .error, .feature, .phase, .task, nil: taken = false
             }
             guard taken else { return nil }
             if c.expect(UInt8(ascii: ",")) { continue }

@@ -20,37 +20,23 @@ extension InputParser {
             guard c.expect(UInt8(ascii: "\"")), let key = c.string(), !key.nonASCII, c.expect(UInt8(ascii: ":")),
                   c.expect(UInt8(ascii: "\"")), let text = c.string()
             else { return nil }
-            let name = c.bytes(key)
             @inline(__always) func take(_ slot: inout LineSlice?) -> Bool {
                 guard slot == nil else { return false }
                 slot = text
                 return true
             }
             let taken: Bool
-            switch key.count {
-            case 2: taken = StoredLineScanner.matches(name, "at") && take(&at)
-            case 4:
-                if StoredLineScanner.matches(name, "type") {
-                    taken = take(&type)
-                } else if StoredLineScanner.matches(name, "kind") {
-                    taken = take(&kind)
-                } else {
-                    taken = StoredLineScanner.matches(name, "task") && take(&task)
-                }
-            case 5:
-                if StoredLineScanner.matches(name, "phase") {
-                    taken = take(&phase)
-                } else {
-                    taken = StoredLineScanner.matches(name, "error") && take(&error)
-                }
-            case 6: taken = StoredLineScanner.matches(name, "source") && take(&source)
-            case 7:
-                if StoredLineScanner.matches(name, "feature") {
-                    taken = take(&feature)
-                } else {
-                    taken = StoredLineScanner.matches(name, "eventID") && take(&eventID)
-                }
-            default: taken = false
+            switch InputMember.named(c.bytes(key)) {
+            case .at: taken = take(&at)
+            case .type: taken = take(&type)
+            case .kind: taken = take(&kind)
+            case .task: taken = take(&task)
+            case .phase: taken = take(&phase)
+            case .error: taken = take(&error)
+            case .source: taken = take(&source)
+            case .feature: taken = take(&feature)
+            case .eventID: taken = take(&eventID)
+            case .end, .id, .start, .unit, .value, nil: taken = false
             }
             guard taken else { return nil }
             if c.expect(UInt8(ascii: ",")) { continue }
@@ -78,11 +64,11 @@ extension InputParser {
         let intent: IngestCommand.Intent
         if StoredLineScanner.matches(c.bytes(type), "refresh") {
             guard task == nil, feature == nil, phase == nil, error == nil, let source, let sourceText = c.text(source),
-                  let refreshSource = RefreshSource(rawValue: sourceText)
+                  let refreshSource = RefreshSource(exactly: sourceText)
             else { return nil }
             var sampleKind: SampleKind?
             if let kind {
-                guard let text = c.text(kind), let parsed = SampleKind(rawValue: text) else { return nil }
+                guard let text = c.text(kind), let parsed = SampleKind(exactly: text) else { return nil }
                 sampleKind = parsed
             }
             guard refreshSource != .healthKitObserver || sampleKind != nil else { return nil }
@@ -95,7 +81,7 @@ extension InputParser {
             guard source == nil, kind == nil, let task, let feature, let phase,
                   task.count > 0, task.count <= 256, feature.count > 0, feature.count <= 256,
                   let taskText = c.text(task), let featureText = c.text(feature), let phaseText = c.text(phase),
-                  let taskPhase = TaskPhase(rawValue: phaseText)
+                  let taskPhase = TaskPhase(exactly: phaseText)
             else { return nil }
             var errorText: String?
             if let error {

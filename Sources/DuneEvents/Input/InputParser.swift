@@ -120,6 +120,10 @@ package enum InputParser {
         }
         // Content identity is on parsed values: timestamps in their canonical
         // spelling (`Z` = `+00:00`, `.5` = `.500`), numbers in one format.
+        // Strings stay as written, so this is not `Event.inputContent` (built
+        // from the typed values): an enumeration value spelled with a canonical
+        // equivalent (U+212A for the `K` of `healthKitObserver`) differs there;
+        // `ContentIdentityTests` checks all other input and records that case.
         var canonical = object.removing(["eventID"])
         switch intent {
         case .sample(let sample):
@@ -151,7 +155,7 @@ package enum InputParser {
         switch kind {
         case .sleep:
             let stageName = try fields.string("value")
-            guard let stage = SleepStage(rawValue: stageName) else {
+            guard let stage = SleepStage(exactly: stageName) else {
                 throw Rejection("field \"value\" \"\(stageName)\" is not a sleep stage; expected one of \(SleepStage.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             guard hours <= 24 else { throw Rejection("sleep sample lasts \(format(hours)) h; a sleep sample is at most 24 h") }
@@ -288,7 +292,7 @@ struct InputFields {
     mutating func optionalEnumeration<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(InputParser.Rejection) -> T?
     where T.RawValue == String {
         guard let name = try optionalString(key) else { return nil }
-        guard let value = T(rawValue: name) else {
+        guard let value = T(exactly: name) else {
             throw InputParser.Rejection("field \"\(key)\" \"\(name)\" is not valid; expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value

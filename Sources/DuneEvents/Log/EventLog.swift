@@ -4,8 +4,10 @@ import Synchronization
 /// The append-only event log: one writer, durable group commits, gapless `seq`.
 ///
 /// Opening takes the exclusive writer lock, quarantines a torn last line
-/// (docs/log-format.md), and replays the log once to rebuild the ``IngestState`` the
-/// deciders need. Damage anywhere but the last line makes opening fail with
+/// (docs/log-format.md), and rebuilds the ``IngestState`` the deciders need
+/// from the checkpoint and the lines after it — at once, or with
+/// ``Options/defersState`` at the first append or forget. Damage anywhere
+/// but the last line in the lines it reads fails that call with
 /// ``DuneEventsError/Code/corruptLog``: appends are refused until a person
 /// has looked at it (`dune-replay verify`).
 ///
@@ -222,7 +224,10 @@ package actor EventLog {
     ///     (see ``LogEraser/rewrite(file:selection:dryRun:protection:step:availableBytes:)``).
     /// - Returns: What was (or would be) redacted and which files were deleted.
     /// - Throws: `DuneEventsError` — `.corruptLog` for a damaged log, `.io`
-    ///   for too little free space or a failed write; the log is then unchanged.
+    ///   for too little free space or a failed write, with the log unchanged;
+    ///   `.io` for a failure after the new log replaced the old one (a
+    ///   directory sync, the cleanup): this writer then closes, and the next
+    ///   one finishes the cleanup from the journal.
     /// - Complexity: O(n) in the log's bytes (the rewrite), plus O(s) in the
     ///   deciders' state.
     package func forget(_ selection: ForgetSelection, dryRun: Bool,

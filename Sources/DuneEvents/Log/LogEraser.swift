@@ -119,7 +119,9 @@ package enum LogEraser {
     ///     `DUNE_FORGET_AVAILABLE_BYTES` here.
     /// - Throws: `DuneEventsError` — `.corruptLog` when a line is damaged,
     ///   `.io` when there is not enough free space or a write, sync or rename
-    ///   fails; in every case before the log was replaced.
+    ///   fails, with the log unchanged; `.io` also when the directory sync or
+    ///   the cleanup after the rename fails: the new log is then in place and
+    ///   the journal left for the next writer to finish.
     /// - Complexity: O(n) in the log's bytes; memory 8 bytes per line plus a few chunks.
     package static func rewrite(file: LogFile, selection: ForgetSelection, dryRun: Bool,
                                 protection: FileProtection,

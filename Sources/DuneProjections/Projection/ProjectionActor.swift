@@ -74,3 +74,62 @@ extension ProjectionActor where State: SampleReserving {
         state.reserveCapacity(samples: count)
     }
 }
+
+extension ProjectionActor where State == TrendsProjection {
+    /// The daily values of every day with a sample (``SampleStore/modelDailyValues()``),
+    /// and the ``throughSeq`` they are of.
+    package func modelDailyValues() -> (days: [DailyValues], throughSeq: Int) {
+        (state.modelDailyValues(), state.throughSeq)
+    }
+
+    /// The ``DailyMetrics`` of every day with a sample, and the ``throughSeq`` they are of.
+    package func modelMetrics() -> (days: [DailyMetrics], throughSeq: Int) {
+        (state.modelMetrics(), state.throughSeq)
+    }
+
+    /// The read model as its file, built from `metrics` (from ``modelMetrics()``)
+    /// when they are of this projection's ``throughSeq``, else as ``file()`` does.
+    package func file(metrics: (days: [DailyMetrics], throughSeq: Int)) -> ReadModelFile {
+        guard metrics.throughSeq == state.throughSeq else { return file() }
+        if let cachedModel, cachedThroughSeq == state.throughSeq {
+            return ReadModelFile(projection: State.name, bytes: cachedModel.fileBytes)
+        }
+        let model = TrendsModel(throughSeq: state.throughSeq, metrics: metrics.days)
+        cachedModel = model
+        cachedThroughSeq = state.throughSeq
+        return ReadModelFile(projection: State.name, bytes: model.fileBytes)
+    }
+}
+
+extension ProjectionActor where State == ReadinessProjection {
+    /// The read model as its file, built from `metrics` (the trends
+    /// projection's ``DailyMetrics``) when they were taken at this
+    /// projection's ``throughSeq`` — both folded the same events then, and
+    /// the model is the one ``readModel()`` computes — else computed as ``file()`` does.
+    package func file(metrics: (days: [DailyMetrics], throughSeq: Int)) -> ReadModelFile {
+        guard metrics.throughSeq == state.throughSeq else { return file() }
+        if let cachedModel, cachedThroughSeq == state.throughSeq {
+            return ReadModelFile(projection: State.name, bytes: cachedModel.fileBytes)
+        }
+        let model = state.readModel(metrics: metrics.days)
+        cachedModel = model
+        cachedThroughSeq = state.throughSeq
+        return ReadModelFile(projection: State.name, bytes: model.fileBytes)
+    }
+}
+
+extension ProjectionActor where State == WeeklyStatsProjection {
+    /// The read model as its file, built from `daily` (the trends projection's
+    /// daily values, which hold every kind) when they are of this
+    /// projection's ``throughSeq``, else computed as ``file()`` does.
+    package func file(daily: (days: [DailyValues], throughSeq: Int)) -> ReadModelFile {
+        guard daily.throughSeq == state.throughSeq else { return file() }
+        if let cachedModel, cachedThroughSeq == state.throughSeq {
+            return ReadModelFile(projection: State.name, bytes: cachedModel.fileBytes)
+        }
+        let model = WeeklyStatsModel(throughSeq: state.throughSeq, daily: daily.days)
+        cachedModel = model
+        cachedThroughSeq = state.throughSeq
+        return ReadModelFile(projection: State.name, bytes: model.fileBytes)
+    }
+}

@@ -24,6 +24,13 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
 
     package init() {}
 
+    /// A projection that folds no sample (only ``throughSeq`` advances): its
+    /// read model is built from another projection's daily values
+    /// (``ProjectionSet/init(forFiles:)``), never from ``readModel()``.
+    package init(ignoringSamples: Bool) {
+        samples = SampleStore(retaining: Model.retainedKinds, ignoringSamples: ignoringSamples)
+    }
+
     /// Folds one event; skips events with `seq ≤ throughSeq`.
     package mutating func apply(_ event: RecordedEvent) {
         guard event.seq > throughSeq else { return }
@@ -45,6 +52,22 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
             return model
         }
         return Model(throughSeq: throughSeq, daily: samples.modelDailyValues())
+    }
+
+    /// The ``DailyMetrics`` of every day with a sample, ascending: a
+    /// snapshot's when they are current, else computed from the samples
+    /// (what the readiness model is also built from, see
+    /// ``ProjectionSet/files()``).
+    /// - Complexity: O(n log n) for n samples.
+    package func modelMetrics() -> [DailyMetrics] {
+        restoredMetrics.days(at: throughSeq) ?? samples.modelDailyValues().map(DailyMetrics.init)
+    }
+
+    /// The daily values of every day with a sample, ascending (what
+    /// ``readModel()`` computes its model from).
+    /// - Complexity: O(n log n) for n samples.
+    package func modelDailyValues() -> [DailyValues] {
+        samples.modelDailyValues()
     }
 
     /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.

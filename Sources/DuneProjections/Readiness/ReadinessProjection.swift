@@ -33,6 +33,13 @@ package struct ReadinessProjection: Projection, Equatable {
 
     package init() {}
 
+    /// A projection that folds the sleep target but no sample: its read
+    /// model is built from another projection's day metrics
+    /// (``ProjectionSet/init(forFiles:)``), never from ``readModel()``.
+    package init(ignoringSamples: Bool) {
+        samples = SampleStore(retaining: samples.retainedKinds, ignoringSamples: ignoringSamples)
+    }
+
     /// Folds one event; skips events with `seq ≤ throughSeq`.
     package mutating func apply(_ event: RecordedEvent) {
         guard event.seq > throughSeq else { return }
@@ -53,12 +60,15 @@ package struct ReadinessProjection: Projection, Equatable {
     package mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
         samples.apply(batch, after: throughSeq)
-        // In place: copying every refresh and task event out of the batch would cost more than the check.
-        for index in batch.otherIndices where batch.others[index].type == .profileUpdated {
-            let event = batch.others[index]
-            if event.seq > throughSeq, !event.isOutsideTimestampWindow, case .profileUpdated(let update) = event.payload {
+        // In place: the payload's case is checked before anything is copied, so
+        // a refresh or task event costs a tag check, not a copy of its strings.
+        batch.others.withUnsafeBufferPointer { events in
+            for index in batch.otherIndices {
+                guard case .profileUpdated(let update) = events[index].event.payload, events[index].seq > throughSeq,
+                      TimestampWindow.contains(update.at)
+                else { continue }
                 profileSleepTargetMinutes = update.sleepTargetMinutes
-                profileSeq = event.seq
+                profileSeq = events[index].seq
             }
         }
         throughSeq = last
@@ -77,6 +87,14 @@ package struct ReadinessProjection: Projection, Equatable {
                                   inputs: cached.map(ReadinessDay.Inputs.init(metrics:)))
         }
         return ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, daily: samples.modelDailyValues())
+    }
+
+    /// The read model from `days`, the ``DailyMetrics`` of every day with a
+    /// sample at ``throughSeq`` (another projection's, fed the same events):
+    /// the same model as ``readModel()``, as a snapshot's metrics give it.
+    package func readModel(metrics days: [DailyMetrics]) -> ReadinessModel {
+        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes,
+                       inputs: days.map(ReadinessDay.Inputs.init(metrics:)))
     }
 
     /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.

@@ -33,9 +33,19 @@ package struct SampleStore: Sendable, Equatable {
     private var buckets = DayBuckets()
     /// Where the loads of ``SampleIndex/warm(_:)`` go.
     private var warmed: UInt64 = 0
+    /// Whether folding leaves the store empty (see ``init(ignoringSamples:)``).
+    package let ignoresSamples: Bool
 
     /// A store that keeps the content of `retainedKinds` (all kinds by default).
     package init(retaining retainedKinds: Set<SampleKind> = Set(SampleKind.allCases)) {
+        self.init(retaining: retainedKinds, ignoringSamples: false)
+    }
+
+    /// A store that folds nothing and stays empty, keeping `retainedKinds`
+    /// for equality: the store of a projection whose read model is computed
+    /// from another projection's samples (``ProjectionSet/init(forFiles:)``).
+    package init(retaining retainedKinds: Set<SampleKind>, ignoringSamples: Bool) {
+        ignoresSamples = ignoringSamples
         self.retainedKinds = retainedKinds
         var mask: UInt16 = 0
         for kind in retainedKinds { mask |= 1 << UInt16(kind.packedIndex) }
@@ -57,7 +67,7 @@ package struct SampleStore: Sendable, Equatable {
     /// - Complexity: O(1) amortised for a new sample; O(k) for a correction or
     ///   deletion, k the samples of the old version's day.
     package mutating func apply(_ event: RecordedEvent) {
-        guard !event.isOutsideTimestampWindow else { return }
+        guard !ignoresSamples, !event.isOutsideTimestampWindow else { return }
         switch event.payload {
         case .sampleIngested(let sample):
             let version = versions.append(sample, seq: event.seq)
@@ -74,6 +84,7 @@ package struct SampleStore: Sendable, Equatable {
     /// The batch's ``SampleBlock`` is referenced, not copied (unless it is small).
     /// - Complexity: O(n) amortised for n events.
     package mutating func apply(_ batch: EventBatch, after: Int) {
+        guard !ignoresSamples else { return }
         let block = batch.samples
         var base: UInt32?
         var resolved = false
@@ -96,9 +107,8 @@ package struct SampleStore: Sendable, Equatable {
                 for position in groupStart..<groupEnd {
                     let row = batch.rows[position]
                     if row < 0 {
-                        let event = batch.others[Int(~row)]
-                        if event.seq > after, case .sampleDeleted(let deletion) = event.payload, !event.isOutsideTimestampWindow {
-                            remove(SampleKey(deletion.sampleID))
+                        if let deleted = Self.deletedSampleID(batch.others, Int(~row), after: after) {
+                            remove(SampleKey(deleted))
                         }
                         continue
                     }
@@ -119,6 +129,22 @@ package struct SampleStore: Sendable, Equatable {
                 }
                 groupStart = groupEnd
             }
+        }
+    }
+
+    /// The sample id that `others[index]` deletes, when it is a `sample.deleted`
+    /// with `seq > after` inside ``TimestampWindow``; `nil` otherwise.
+    ///
+    /// Reads the event in place: the payload's case is checked before anything
+    /// is copied, so the refresh and task events (one line in four of a long
+    /// history) cost a tag check, not a copy of a `RecordedEvent` and its strings.
+    @inline(__always)
+    private static func deletedSampleID(_ others: [RecordedEvent], _ index: Int, after: Int) -> String? {
+        others.withUnsafeBufferPointer { events in
+            guard case .sampleDeleted(let deletion) = events[index].event.payload, events[index].seq > after,
+                  TimestampWindow.contains(deletion.at)
+            else { return nil }
+            return deletion.sampleID
         }
     }
 
@@ -160,6 +186,7 @@ package struct SampleStore: Sendable, Equatable {
 
     /// Makes room for `samples` samples, so that a replay of that many never rehashes.
     package mutating func reserveCapacity(_ samples: Int) {
+        guard !ignoresSamples else { return }
         index.reserveCapacity(samples)
     }
 
@@ -232,7 +259,7 @@ package struct SampleStore: Sendable, Equatable {
     /// Stores are equal when they track the same samples (id, version `seq`
     /// and day) and keep the same content — however they were fed.
     package static func == (lhs: SampleStore, rhs: SampleStore) -> Bool {
-        guard lhs.retainedKinds == rhs.retainedKinds, lhs.count == rhs.count, lhs.buckets == rhs.buckets else { return false }
+        guard lhs.retainedKinds == rhs.retainedKinds, lhs.ignoresSamples == rhs.ignoresSamples, lhs.count == rhs.count, lhs.buckets == rhs.buckets else { return false }
         for day in lhs.days where lhs.samples(on: day) != rhs.samples(on: day) { return false }
         for version in lhs.index.versions {
             let key = lhs.versions.key(version)

@@ -108,8 +108,10 @@ public actor DuneStore {
     /// - Throws: `CancellationError` when the calling task is cancelled (the
     ///   lock is released and nothing is kept); otherwise a
     ///   ``DuneEventsError``: `logLocked` when another process writes the log,
-    ///   `corruptLog` when it is damaged before its last line, `io` or
-    ///   `inputUnavailable` when the file cannot be opened.
+    ///   `corruptLog` when a line it reads is damaged (before the last line;
+    ///   damage between the deciders' checkpoint and the snapshot shows at
+    ///   the first append or forget instead), `io` or `inputUnavailable` when
+    ///   the file cannot be opened.
     /// - Complexity: O(n) in the log's events.
     public static func open(at path: String, options: Options = Options()) async throws -> DuneStore {
         try Task.checkCancellation()
@@ -171,7 +173,9 @@ public actor DuneStore {
     /// - Returns: One outcome per input, in order.
     /// - Throws: ``DuneEventsError`` `closed` when the store is closed or
     ///   suspended; `io` when the write or `fsync` failed (nothing of the
-    ///   batch is in the log then, and the store must be opened again).
+    ///   batch is in the log then, and the store must be opened again);
+    ///   `corruptLog` when the first append after opening rebuilds the
+    ///   deciders' state and finds a damaged line (see ``open(at:options:)``).
     public func append(_ inputs: [StoreInput]) async throws -> [AppendOutcome] {
         await enterGate()
         defer { leaveGate() }
@@ -435,12 +439,13 @@ public actor DuneStore {
               stamp.lastSeq == throughSeq else {
             return
         }
-        let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, trends: await models.trends.state,
-                                          syncStatus: await models.syncStatus.state)
+        let (readiness, trends, syncStatus) = (await models.readiness.state, await models.trends.state, await models.syncStatus.state)
         let path = path
         let protection = options.protection
         do {
+            // Building the snapshot walks every day and sample: on the snapshot's own thread, not the actor's.
             try await DispatchQueueExecutor(label: "dune.store-snapshot").run {
+                let snapshot = ProjectionSnapshot(readiness: readiness, trends: trends, syncStatus: syncStatus)
                 try SnapshotFile.write(snapshot, at: stamp, logPath: path, protection: protection)
             }
             snapshotSeq = throughSeq

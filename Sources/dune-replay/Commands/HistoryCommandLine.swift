@@ -70,6 +70,7 @@ enum HistoryCommandLine {
         if !json { output.append(EventFormatting.header + "\n") }
         var shown = 0
         struct LimitReached: Error {}
+        var line: [UInt8] = []
         do {
             let range = LogReader.Range(after: (filter.seqs?.lowerBound ?? 1) - 1, throughSeq: filter.seqs?.upperBound ?? .max)
             try LogReader(path: path).forEachEventBatch(range) { batch in
@@ -79,7 +80,9 @@ enum HistoryCommandLine {
                     if shown >= limit { throw LimitReached() }
                     shown += 1
                     if json {
-                        output.append(bytes: EventCodec.encodeLine(event))
+                        line.removeAll(keepingCapacity: true)
+                        EventCodec.appendLine(event, to: &line)
+                        output.append(bytes: line)
                     } else {
                         output.append(EventFormatting.row(event, marker: EventMarker.marker(for: event, unfinishedStarts: unfinished), color: color) + "\n")
                     }

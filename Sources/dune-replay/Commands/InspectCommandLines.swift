@@ -28,7 +28,9 @@ enum ShowCommandLine {
             throw CommandFailure(exitCode: .dataError, message: "Error: the log '\(path)' has no event with seq \(seq)")
         }
         if arguments.flag("--json") {
-            Terminal.out(bytes: EventCodec.encodeLine(event))
+            var line: [UInt8] = []
+            EventCodec.appendLine(event, to: &line)
+            Terminal.out(bytes: line)
             return .success
         }
         var text = """

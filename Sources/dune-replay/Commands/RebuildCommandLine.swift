@@ -61,7 +61,7 @@ enum RebuildCommandLine {
             try profile(path: path, names: names, out: arguments.value("--out"))
             return .success
         }
-        let projections = ProjectionSet(names)
+        let projections = ProjectionSet(forFiles: names)
         let summary: Replayer.Summary
         let meter = ProgressMeter(label: "rebuild")
         do {
@@ -128,7 +128,11 @@ enum RebuildCommandLine {
         var rows = read.stages
         let samples = read.batches.reduce(0) { $0 + $1.samples.count }
         var files: [ReadModelFile] = []
-        for name in names {
+        if names.contains(.trends) {
+            // As `ProjectionSet(forFiles:)` replays: samples in trends alone, the other models from its days.
+            files = profileSharingTrends(names, read.batches, samples: samples, rows: &rows)
+        }
+        for name in names where !names.contains(.trends) || name == .syncStatus {
             switch name {
             case .readiness:
                 files.append(profile(ReadinessProjection.self, read.batches, rows: &rows) { $0.reserveCapacity(samples: samples) })
@@ -154,6 +158,55 @@ enum RebuildCommandLine {
     }
 
     private static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+
+    /// The selected sample projections as `rebuild` replays them with trends
+    /// selected (``ProjectionSet/init(forFiles:)``): trends folds the samples
+    /// and computes the days once; readiness folds only the sleep target and
+    /// weekly stats nothing, and their models are built from those days.
+    private static func profileSharingTrends(_ names: [ProjectionName], _ batches: [EventBatch], samples: Int,
+                                             rows: inout [(name: String, seconds: Double)]) -> [ReadModelFile] {
+        var clock = SystemClock.threadCPUSeconds()
+        func lap(_ name: String) {
+            let now = SystemClock.threadCPUSeconds()
+            rows.append((name, now - clock))
+            clock = now
+        }
+        var files: [ReadModelFile] = []
+        var trends = TrendsProjection()
+        trends.reserveCapacity(samples: samples)
+        clock = SystemClock.threadCPUSeconds()
+        for batch in batches { trends.apply(batch) }
+        lap("fold trends (every sample)")
+        let daily = trends.modelDailyValues()
+        lap("days of trends' samples (shared by the three models)")
+        let metrics = daily.map(DailyMetrics.init)
+        let trendsModel = TrendsModel(throughSeq: trends.throughSeq, metrics: metrics)
+        lap("model trends (from the days' metrics)")
+        let trendsBytes = trendsModel.fileBytes
+        lap("JSON trends (\(trendsBytes.count) bytes)")
+        files.append(ReadModelFile(projection: .trends, bytes: trendsBytes))
+        if names.contains(.readiness) {
+            var readiness = ReadinessProjection(ignoringSamples: true)
+            for batch in batches { readiness.apply(batch) }
+            lap("fold readiness (sleep target only)")
+            let model = readiness.readModel(metrics: metrics)
+            lap("model readiness (from the days' metrics)")
+            let bytes = model.fileBytes
+            lap("JSON readiness (\(bytes.count) bytes)")
+            files.append(ReadModelFile(projection: .readiness, bytes: bytes))
+        }
+        if names.contains(.weeklyStats) {
+            var weekly = WeeklyStatsProjection(ignoringSamples: true)
+            for batch in batches { weekly.apply(batch) }
+            lap("fold weekly (no samples)")
+            let model = WeeklyStatsModel(throughSeq: weekly.throughSeq, daily: daily)
+            lap("model weekly (from the days)")
+            let bytes = model.fileBytes
+            lap("JSON weekly (\(bytes.count) bytes)")
+            files.append(ReadModelFile(projection: .weeklyStats, bytes: bytes))
+        }
+        return files
+    }
 
     /// Folds `batches` into a fresh `P`, then computes its model and its JSON, timing each.
     private static func profile<P: Projection>(_ type: P.Type, _ batches: [EventBatch], rows: inout [(name: String, seconds: Double)],
