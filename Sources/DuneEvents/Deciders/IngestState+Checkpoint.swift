@@ -21,6 +21,41 @@ extension IngestState {
         writer.bytes.reserveCapacity(writer.bytes.count + 4096 + 64 * (refresh.lastObserverAt.count + tasks.inFlight.count)
                                      + 40 * (samples.count + eventIDs.count + taskPhases.count) + corrections
                                      + 16 * (storedLines.count + forgottenSamples.count))
+        write(to: &writer, chunkBytes: .max) { _ in }
+    }
+
+    /// ``write(to:)`` in pieces: whenever `writer` holds at least `chunkBytes`
+    /// bytes, `emit` takes them (and leaves the writer empty), so that a
+    /// checkpoint is written without the whole payload in memory at once.
+    /// The bytes, put back together, are those of ``write(to:)``.
+    func write(to writer: inout BinaryWriter, chunkBytes: Int, emit: (inout BinaryWriter) -> Void) {
+        func spill() {
+            if writer.bytes.count >= chunkBytes { emit(&writer) }
+        }
+        // A column of digests, a slice at a time (`BinaryWriter.digests` copies what it is given once).
+        func digests(_ digests: [ContentDigest]) {
+            let slice = 32_768
+            var start = 0
+            while start < digests.count {
+                let end = min(digests.count, start + slice)
+                if start == 0, end == digests.count {
+                    writer.digests(digests)
+                } else {
+                    writer.digests(Array(digests[start..<end]))
+                }
+                spill()
+                start = end
+            }
+        }
+        func table(_ table: DigestTable<StoredContent>) {
+            writer.integer(table.count)
+            digests(table.keys)
+            for value in table.values {
+                writer.digest(value.content)
+                writer.integer(value.seq)
+                spill()
+            }
+        }
         writer.integer(lastSeq)
         writer.integer(refresh.refreshSignal)
         writer.string(refresh.lastPerformedAt?.text ?? "")
@@ -35,36 +70,30 @@ extension IngestState {
         for (feature, task) in inFlight {
             writer.string(feature)
             writer.string(task)
+            spill()
         }
-        Self.write(eventIDs, to: &writer)
+        table(eventIDs)
         writer.integer(samples.count)
-        writer.digests(samples.keys)
-        // Straight into the reserved bytes: a column array beside them would be 24 bytes a sample more at once.
+        digests(samples.keys)
+        // Straight into the writer: a column array beside it would be 24 bytes a sample more at once.
         for versions in samples.values {
             writer.uint64(versions.first.high)
             writer.uint64(versions.first.low)
             // `later` (UInt32) then `live` (UInt32), as two little-endian words in one.
             writer.uint64(UInt64(versions.live ? 1 : 0) << 32 | UInt64(UInt32(bitPattern: versions.later)))
+            spill()
         }
         writer.integer(laterSampleVersions.count)
         for versions in laterSampleVersions {
             writer.integer(versions.count)
             for digest in versions { writer.digest(digest) }
+            spill()
         }
         writer.integer(storedLines.count)
-        writer.digests(storedLines.keys)
-        Self.write(taskPhases, to: &writer)
+        digests(storedLines.keys)
+        table(taskPhases)
         writer.integer(forgottenSamples.count)
-        writer.digests(forgottenSamples.keys)
-    }
-
-    private static func write(_ table: DigestTable<StoredContent>, to writer: inout BinaryWriter) {
-        writer.integer(table.count)
-        writer.digests(table.keys)
-        for value in table.values {
-            writer.digest(value.content)
-            writer.integer(value.seq)
-        }
+        digests(forgottenSamples.keys)
     }
 
     /// Reads a state written by ``write(to:)``; `nil` when the bytes do not hold one.

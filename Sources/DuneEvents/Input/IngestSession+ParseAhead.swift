@@ -189,8 +189,9 @@ extension IngestSession {
     /// How many raw lines are parsed together (see `RawLineWindow`).
     static let parseWindow = 4096
 
-    /// Whether raw lines are waiting to be parsed or submitted.
-    var hasWaitingLines: Bool { !window.isEmpty || parsing != nil }
+    /// Whether raw lines are waiting to be parsed or submitted, or a batch
+    /// is in flight (a rejection then waits its turn behind their conflicts).
+    var hasWaitingLines: Bool { !window.isEmpty || parsing != nil || inFlight != nil }
 
     /// Keeps a raw line for parsing with the lines after it.
     mutating func enqueueRaw(_ line: InputLineReader.Line, input: String) async throws(DuneEventsError) {
@@ -234,6 +235,8 @@ extension IngestSession {
             case .command(let command): try await enqueue(command, input: line.input, line: line.number, category: nil)
             case .prepared(let sample): try await enqueue(sample, data: data, input: line.input, line: line.number)
             case .rejected(let reason):
+                // Reported after the conflicts of the lines before it.
+                try await settle()
                 recordRejection(input: line.input, line: line.number, reason: reason, category: line.rejection?.category)
             }
         }

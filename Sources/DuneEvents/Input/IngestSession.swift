@@ -80,14 +80,31 @@ package struct IngestSession {
     /// The `data` bytes of the pending prepared samples.
     private var pendingData: [UInt8] = []
     private var pendingOrigins: [Origin] = []
+    /// The batch the log is appending while the session reads and parses on
+    /// (see ``flush()``); its lines are counted when it is settled.
+    var inFlight: InFlightBatch?
+    /// The buffers of the last settled batch, emptied, for the next one: a
+    /// new megabyte-sized buffer per batch, allocated on whichever thread
+    /// the session runs on, stays in that thread's allocator arena.
+    private var spareItems: [EventLog.IngestItem] = []
+    private var spareData: [UInt8] = []
     private var categories: [String: CategoryCounts] = [:]
     /// Raw lines waiting to be parsed together.
     var window = RawLineWindow()
     /// The window being parsed meanwhile.
     var parsing: ParsingWindow?
 
+    /// A batch handed to the log, and where its lines came from.
+    struct InFlightBatch {
+        var task: Task<Result<EventLog.ItemsResult, DuneEventsError>, Never>
+        fileprivate var origins: [Origin]
+        /// The batch's items and data, kept to be reused once it is settled.
+        var items: [EventLog.IngestItem]
+        var data: [UInt8]
+    }
+
     /// Where a pending command came from.
-    private struct Origin {
+    fileprivate struct Origin {
         var input: String
         var line: Int
         var category: String?
@@ -161,6 +178,7 @@ package struct IngestSession {
     /// Appends what is pending and returns the totals.
     package mutating func finish() async throws(DuneEventsError) -> Summary {
         try await drainWindow()
+        try await settle()
         summary.categories = categories.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         if atomic, summary.rejected > 0 {
             summary.withheld = !pending.isEmpty
@@ -170,14 +188,50 @@ package struct IngestSession {
             return summary
         }
         try await flush()
+        try await settle()
         return summary
     }
 
+    /// Hands the pending lines to the log as one batch, once the batch before
+    /// it is settled: the log decides, encodes, writes and fsyncs it while the
+    /// session reads and parses the next lines. Its lines are counted, their
+    /// conflicts reported and ``onDurable`` called only in ``settle()``, after
+    /// the batch is durable; the log appends the batches in order (one at a time).
     private mutating func flush() async throws(DuneEventsError) {
         guard !pending.isEmpty else { return }
-        let result = try await log.ingest(items: pending, data: pendingData, atomic: atomic)
+        try await settle()
+        let (log, items, data, atomic) = (self.log, pending, pendingData, self.atomic)
+        let task = Task { () -> Result<EventLog.ItemsResult, DuneEventsError> in
+            do throws(DuneEventsError) {
+                return .success(try await log.ingest(items: items, data: data, atomic: atomic))
+            } catch {
+                return .failure(error)
+            }
+        }
+        inFlight = InFlightBatch(task: task, origins: pendingOrigins, items: items, data: data)
+        swap(&pending, &spareItems)
+        swap(&pendingData, &spareData)
+        spareItems = []
+        spareData = []
+        pending.removeAll(keepingCapacity: true)
+        pendingData.removeAll(keepingCapacity: true)
+        pendingOrigins.removeAll(keepingCapacity: true)
+    }
+
+    /// Waits for the batch in flight to be durable and counts its lines
+    /// (``finish()`` does; a caller that stops early on an error of its own
+    /// calls it so that no batch is still being written when it exits).
+    package mutating func settle() async throws(DuneEventsError) {
+        guard var batch = inFlight else { return }
+        inFlight = nil
+        let result = try await batch.task.value.get()
+        // The log is done with them: the next batch fills them again (in place when no one else holds them).
+        spareItems = batch.items
+        spareData = batch.data
+        batch.items = []
+        batch.data = []
         for (index, outcome) in result.results.enumerated() {
-            let origin = pendingOrigins[index]
+            let origin = batch.origins[index]
             var counts = origin.category.map { categories[$0] ?? CategoryCounts(name: $0) }
             switch outcome.outcome {
             case .appended:
@@ -205,9 +259,6 @@ package struct IngestSession {
             summary.eventsAppended += result.appendedCount
             onAppended(result.events)
         }
-        pending.removeAll(keepingCapacity: true)
-        pendingData.removeAll(keepingCapacity: true)
-        pendingOrigins.removeAll(keepingCapacity: true)
         onDurable(Progress(durableSeq: try await log.lastSeq, acknowledgedLines: summary.appended + summary.alreadyAppended))
     }
 }

@@ -93,6 +93,10 @@ package actor EventLog {
     private var size: Int
     /// The log offset the checkpoint beside it covers (0: none).
     private var checkpointedBytes = 0
+    /// The buffers a batch is encoded into, emptied and reused by the next
+    /// batch: megabytes allocated and freed per batch on several threads stay
+    /// in the allocator's per-thread arenas, tens of MB of peak memory.
+    private var encodeBuffers: [[UInt8]] = []
 
     /// Opens (or creates) the log at `path` for appending.
     ///
@@ -391,11 +395,13 @@ package actor EventLog {
         if atomic, results.contains(where: { $0.outcome == .conflict }) {
             return ItemsResult(results: results, events: [], appendedCount: 0, firstSeq: nil, lastSeq: nil)
         }
-        var bytes: [UInt8] = []
+        var parts = encodeBuffers
+        encodeBuffers = []
         var lineEnds: [Int] = []
-        EventLog.encode(lines, data: data, recordedAt: Array(recordedAt.text.utf8), into: &bytes, lineEnds: &lineEnds)
+        EventLog.encode(lines, data: data, recordedAt: Array(recordedAt.text.utf8), into: &parts, lineEnds: &lineEnds)
+        defer { encodeBuffers = parts }
         do {
-            try write(bytes, lineEnds: lineEnds, to: file)
+            try write(parts, lineEnds: lineEnds, to: file)
         } catch {
             // The log is closed now; the state no longer matters.
             state = next
@@ -408,9 +414,11 @@ package actor EventLog {
                            firstSeq: lines.isEmpty ? nil : firstSeq, lastSeq: lines.isEmpty ? nil : state.lastSeq)
     }
 
-    /// The stored lines of `lines`, back to back, and where each ends: encoded
-    /// (and CRC-sealed) in parts on every core when the batch is large.
-    private static func encode(_ lines: [PendingLine], data: [UInt8], recordedAt: [UInt8], into bytes: inout [UInt8],
+    /// The stored lines of `lines`, back to back over `parts` (buffers of an
+    /// earlier batch, emptied and reused; as many as needed are added), and
+    /// where each ends, counted over the parts back to back: encoded (and
+    /// CRC-sealed) in parts on every core when the batch is large.
+    private static func encode(_ lines: [PendingLine], data: [UInt8], recordedAt: [UInt8], into parts: inout [[UInt8]],
                                lineEnds: inout [Int]) {
         @Sendable func encode(_ range: Range<Int>, into output: inout [UInt8], ends: inout [Int], data: UnsafeRawBufferPointer) {
             for index in range {
@@ -424,45 +432,53 @@ package actor EventLog {
                 ends.append(output.count)
             }
         }
-        let parts = lines.count >= 1024 ? min(4, max(1, ProcessInfoLite.activeProcessorCount)) : 1
-        bytes.reserveCapacity(lines.count * 360)
+        let count = lines.count >= 1024 ? min(4, max(1, ProcessInfoLite.activeProcessorCount)) : 1
+        while parts.count < count { parts.append([]) }
+        for index in parts.indices { parts[index].removeAll(keepingCapacity: true) }
         lineEnds.reserveCapacity(lines.count)
-        guard parts > 1 else {
-            data.withUnsafeBytes { encode(0..<lines.count, into: &bytes, ends: &lineEnds, data: $0) }
+        guard count > 1 else {
+            parts[0].reserveCapacity(lines.count * 360)
+            data.withUnsafeBytes { encode(0..<lines.count, into: &parts[0], ends: &lineEnds, data: $0) }
             return
         }
-        let encoded = EncodedParts(count: parts)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            var local: [UInt8] = []
+        let encoded = EncodedParts(parts)
+        parts = []
+        DispatchQueue.concurrentPerform(iterations: count) { part in
+            var (local, _) = encoded.take(part)
             var ends: [Int] = []
-            let range = (lines.count * part / parts)..<(lines.count * (part + 1) / parts)
+            let range = (lines.count * part / count)..<(lines.count * (part + 1) / count)
             local.reserveCapacity(range.count * 360)
             ends.reserveCapacity(range.count)
             data.withUnsafeBytes { encode(range, into: &local, ends: &ends, data: $0) }
             encoded.store(part, bytes: local, lineEnds: ends)
         }
-        for part in 0..<parts {
+        var base = 0
+        for part in 0..<encoded.count {
             let (partBytes, partEnds) = encoded.take(part)
-            let base = bytes.count
-            bytes.append(contentsOf: partBytes)
             lineEnds.append(contentsOf: partEnds.lazy.map { $0 + base })
+            base += partBytes.count
+            parts.append(partBytes)
         }
     }
 
-    private func write(_ bytes: [UInt8], lineEnds: [Int], to file: LogFile) throws(DuneEventsError) {
-        guard !bytes.isEmpty else { return }
+    /// Appends the encoded `parts` (lines back to back over them, ending at
+    /// `lineEnds`) with the log's durability.
+    private func write(_ parts: [[UInt8]], lineEnds: [Int], to file: LogFile) throws(DuneEventsError) {
+        let total = parts.reduce(0) { $0 + $1.count }
+        guard total > 0 else { return }
         do {
             switch options.durability {
-            case .batch: try file.append(bytes, sync: true)
-            case .none: try file.append(bytes, sync: false)
+            case .batch: try file.append(parts: parts, sync: true)
+            case .none: try file.append(parts: parts, sync: false)
             case .fsync:
+                let bytes = Array(parts.joined())
                 var start = 0
                 for end in lineEnds {
                     try file.append(Array(bytes[start..<end]), sync: true)
                     start = end
                 }
             }
-            size += bytes.count
+            size += total
         } catch {
             // `append` already removed the failed call's bytes; with per-event
             // fsync, also remove this batch's earlier lines: a batch is all or nothing.
@@ -496,9 +512,12 @@ package actor EventLog {
 /// The encoded parts of a batch, filled by `concurrentPerform` (each part once).
 private final class EncodedParts: Sendable {
     private let parts: Mutex<[([UInt8], [Int])]>
+    let count: Int
 
-    init(count: Int) {
-        parts = Mutex(Array(repeating: ([], []), count: count))
+    /// Parts starting from `buffers` (emptied, to be reused), one per buffer.
+    init(_ buffers: [[UInt8]]) {
+        count = buffers.count
+        parts = Mutex(buffers.map { ($0, []) })
     }
 
     func store(_ part: Int, bytes: [UInt8], lineEnds: [Int]) {

@@ -19,13 +19,52 @@ package enum LogCacheFile {
     /// The ``headerLength`` bytes that go before `payload` in its file: write
     /// them, then the payload, to write a large cache without a framed copy of it.
     package static func header(of payload: [UInt8], magic: String, version: UInt32) -> [UInt8] {
+        let sections = sectionCRCs(payload)
+        return header(length: payload.count, sectionCRCs: [sections.0, sections.1, sections.2, sections.3], magic: magic, version: version)
+    }
+
+    /// The header of a payload of `length` bytes whose four section CRCs
+    /// are `sectionCRCs` (see ``SectionCRCs``).
+    package static func header(length: Int, sectionCRCs: [UInt32], magic: String, version: UInt32) -> [UInt8] {
         var header = BinaryWriter()
         header.bytes = Array(magic.utf8)
         header.uint32(version)
-        let sections = sectionCRCs(payload)
-        for crc in [sections.0, sections.1, sections.2, sections.3] { header.uint32(crc) }
-        header.integer(payload.count)
+        for crc in sectionCRCs { header.uint32(crc) }
+        header.integer(length)
         return header.bytes
+    }
+
+    /// The section CRCs of a payload of known length, computed over its
+    /// bytes handed in order, a piece at a time: the same CRCs as the header
+    /// of the whole payload holds, without the payload in memory at once.
+    package struct SectionCRCs {
+        private let length: Int
+        private let quarter: Int
+        private var offset = 0
+        /// The CRC of each quarter so far.
+        package private(set) var crcs: [UInt32] = [0, 0, 0, 0]
+
+        package init(payloadLength: Int) {
+            length = payloadLength
+            quarter = payloadLength / 4
+        }
+
+        /// Whether exactly `payloadLength` bytes were handed in.
+        package var isComplete: Bool { offset == length }
+
+        /// Continues over the next bytes of the payload.
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            var rest = bytes
+            while !rest.isEmpty {
+                // Sections 0–2 are `quarter` bytes; section 3 runs to the end.
+                let section = quarter == 0 ? 3 : min(3, offset / quarter)
+                let end = section == 3 ? Int.max : (section + 1) * quarter
+                let count = min(rest.count, end - offset)
+                crcs[section] = CRC32.update(crcs[section], UnsafeRawBufferPointer(rebasing: rest[..<count]))
+                offset += count
+                rest = UnsafeRawBufferPointer(rebasing: rest[count...])
+            }
+        }
     }
 
     /// Why `bytes` are not a whole cache of this `magic` and `version`, or

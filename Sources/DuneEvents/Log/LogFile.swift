@@ -316,14 +316,37 @@ package final class LogFile: Sendable {
         }
     }
 
+    /// Appends a whole batch held in several buffers (`parts`, in order), or
+    /// nothing: as ``append(_:sync:)-(UnsafeRawBufferPointer,_)`` of their
+    /// bytes back to back — one rollback point before the first, one sync
+    /// after the last — without copying them into one buffer first.
+    package func append(parts: [[UInt8]], sync: Bool) throws(DuneEventsError) {
+        try requireWriter(.write)
+        try withDescriptor(.write) { descriptor throws(DuneEventsError) in
+            guard parts.contains(where: { !$0.isEmpty }) else { return }
+            let sizeBefore = try Self.status(of: descriptor, path: path).size
+            do throws(Errno) {
+                for part in parts {
+                    try part.withUnsafeBytes { buffer in
+                        Result { () throws(Errno) in try descriptor.writeAll(buffer, using: writeOnce) }
+                    }.get()
+                }
+            } catch {
+                throw rollBack(descriptor, to: sizeBefore, after: DuneEventsError(error, during: .write, path: path))
+            }
+            guard sync else { return }
+            do throws(Errno) {
+                try descriptor.durableSync()
+            } catch {
+                throw rollBack(descriptor, to: sizeBefore, after: DuneEventsError(error, during: .sync, path: path))
+            }
+        }
+    }
+
     /// Appends a whole batch, or nothing; see `append(_:sync:)` for an
     /// `UnsafeRawBufferPointer`.
     package func append(_ bytes: [UInt8], sync: Bool) throws(DuneEventsError) {
-        // Array.withUnsafeBytes only rethrows untyped errors; carry the typed one out.
-        let outcome = bytes.withUnsafeBytes { buffer in
-            Result { () throws(DuneEventsError) in try append(buffer, sync: sync) }
-        }
-        try outcome.get()
+        try append(parts: [bytes], sync: sync)
     }
 
     /// Truncates the file back to `size` after a failed append and says so in

@@ -84,10 +84,16 @@ enum IngestCommandLine {
     }
 
     private static func ingestAll(_ readers: [InputLineReader], into session: inout IngestSession) async throws -> IngestSession.Summary {
-        for reader in readers {
-            while let line = try reader.next() {
-                try await session.submit(line: line, input: reader.name)
+        do {
+            for reader in readers {
+                while let line = try reader.next() {
+                    try await session.submit(line: line, input: reader.name)
+                }
             }
+        } catch {
+            // An input that fails to read: let the batch already handed to the log finish its write.
+            try? await session.settle()
+            throw error
         }
         return try await session.finish()
     }

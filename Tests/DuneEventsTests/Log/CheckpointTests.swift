@@ -112,4 +112,24 @@ import DuneFixtures
             #expect(Array(try Data(contentsOf: URL(fileURLWithPath: LogCheckpoint.path(forLog: path)))) == checkpoint.encoded())
         }
     }
+
+    /// The checkpoint file is written a piece at a time (encoded three times,
+    /// never whole in memory); whatever the piece size, its bytes are those of
+    /// `encoded()`, the reference path.
+    @Test(arguments: [1, 7, 100, 4096, 65_536])
+    func aCheckpointWrittenInPiecesHoldsTheEncodedBytes(chunkBytes: Int) async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/events.jsonl"
+            try await ingest(Self.commands[...], into: path, checkpointBytes: nil)
+            var state = IngestState()
+            for event in try LogReader(path: path).events() { state.evolve(with: event) }
+            #expect(state.samples.count > 1000 && state.storedLines.count > 10 && state.taskPhases.count > 10)
+            let file = try LogFile.openForReading(path: path)
+            let checkpoint = try #require(LogCheckpoint.atEnd(of: file, size: try file.size, state: state))
+            try checkpoint.write(logPath: path, chunkBytes: chunkBytes)
+            let written = Array(try Data(contentsOf: URL(fileURLWithPath: LogCheckpoint.path(forLog: path))))
+            #expect(written == checkpoint.encoded())
+            #expect(LogCheckpoint.decode(written)?.state == state)
+        }
+    }
 }
