@@ -30,6 +30,10 @@ enum AppleHealthIngest {
             } catch let error as DuneEventsError where error.code == .invalidInput {
                 meter?.finish()
                 failures.append("Error: \(error)")
+            } catch {
+                // An export that fails to read: let the batch already handed to the log finish its write.
+                try? await session.settle()
+                throw error
             }
             if let summary {
                 for type in summary.recordTypes {
