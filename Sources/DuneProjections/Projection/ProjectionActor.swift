@@ -42,8 +42,13 @@ package actor ProjectionActor<State: Projection> {
 
     /// The read model of the current state.
     package func readModel() -> State.Model {
+        model { state.readModel() }
+    }
+
+    /// The cached model while it is current, else `build()`'s, kept as the cached one.
+    func model(_ build: () -> State.Model) -> State.Model {
         if let cachedModel, cachedThroughSeq == state.throughSeq { return cachedModel }
-        let model = state.readModel()
+        let model = build()
         cachedModel = model
         cachedThroughSeq = state.throughSeq
         return model
@@ -91,13 +96,8 @@ extension ProjectionActor where State == TrendsProjection {
     /// when they are of this projection's ``throughSeq``, else as ``file()`` does.
     package func file(metrics: (days: [DailyMetrics], throughSeq: Int)) -> ReadModelFile {
         guard metrics.throughSeq == state.throughSeq else { return file() }
-        if let cachedModel, cachedThroughSeq == state.throughSeq {
-            return ReadModelFile(projection: State.name, bytes: cachedModel.fileBytes)
-        }
-        let model = TrendsModel(throughSeq: state.throughSeq, metrics: metrics.days)
-        cachedModel = model
-        cachedThroughSeq = state.throughSeq
-        return ReadModelFile(projection: State.name, bytes: model.fileBytes)
+        let built = model { TrendsModel(throughSeq: state.throughSeq, metrics: metrics.days) }
+        return ReadModelFile(projection: State.name, bytes: built.fileBytes)
     }
 }
 
@@ -108,13 +108,8 @@ extension ProjectionActor where State == ReadinessProjection {
     /// the model is the one ``readModel()`` computes — else computed as ``file()`` does.
     package func file(metrics: (days: [DailyMetrics], throughSeq: Int)) -> ReadModelFile {
         guard metrics.throughSeq == state.throughSeq else { return file() }
-        if let cachedModel, cachedThroughSeq == state.throughSeq {
-            return ReadModelFile(projection: State.name, bytes: cachedModel.fileBytes)
-        }
-        let model = state.readModel(metrics: metrics.days)
-        cachedModel = model
-        cachedThroughSeq = state.throughSeq
-        return ReadModelFile(projection: State.name, bytes: model.fileBytes)
+        let built = model { state.readModel(metrics: metrics.days) }
+        return ReadModelFile(projection: State.name, bytes: built.fileBytes)
     }
 }
 
@@ -124,12 +119,7 @@ extension ProjectionActor where State == WeeklyStatsProjection {
     /// projection's ``throughSeq``, else computed as ``file()`` does.
     package func file(daily: (days: [DailyValues], throughSeq: Int)) -> ReadModelFile {
         guard daily.throughSeq == state.throughSeq else { return file() }
-        if let cachedModel, cachedThroughSeq == state.throughSeq {
-            return ReadModelFile(projection: State.name, bytes: cachedModel.fileBytes)
-        }
-        let model = WeeklyStatsModel(throughSeq: state.throughSeq, daily: daily.days)
-        cachedModel = model
-        cachedThroughSeq = state.throughSeq
-        return ReadModelFile(projection: State.name, bytes: model.fileBytes)
+        let built = model { WeeklyStatsModel(throughSeq: state.throughSeq, daily: daily.days) }
+        return ReadModelFile(projection: State.name, bytes: built.fileBytes)
     }
 }
