@@ -298,21 +298,8 @@ package final class LogFile: Sendable {
     ///   exceeded", … and what to do; the message also says whether the
     ///   rollback succeeded. Also `.io` if this `LogFile` is not the writer.
     package func append(_ bytes: UnsafeRawBufferPointer, sync: Bool) throws(DuneEventsError) {
-        try requireWriter(.write)
-        try withDescriptor(.write) { descriptor throws(DuneEventsError) in
-            guard !bytes.isEmpty else { return }
-            let sizeBefore = try Self.status(of: descriptor, path: path).size
-            do throws(Errno) {
-                try descriptor.writeAll(bytes, using: writeOnce)
-            } catch {
-                throw rollBack(descriptor, to: sizeBefore, after: DuneEventsError(error, during: .write, path: path))
-            }
-            guard sync else { return }
-            do throws(Errno) {
-                try descriptor.durableSync()
-            } catch {
-                throw rollBack(descriptor, to: sizeBefore, after: DuneEventsError(error, during: .sync, path: path))
-            }
+        try appendBatch(isEmpty: bytes.isEmpty, sync: sync) { descriptor throws(Errno) in
+            try descriptor.writeAll(bytes, using: writeOnce)
         }
     }
 
@@ -321,16 +308,25 @@ package final class LogFile: Sendable {
     /// bytes back to back — one rollback point before the first, one sync
     /// after the last — without copying them into one buffer first.
     package func append(parts: [[UInt8]], sync: Bool) throws(DuneEventsError) {
+        try appendBatch(isEmpty: parts.allSatisfy(\.isEmpty), sync: sync) { descriptor throws(Errno) in
+            for part in parts {
+                try part.withUnsafeBytes { buffer in
+                    Result { () throws(Errno) in try descriptor.writeAll(buffer, using: writeOnce) }
+                }.get()
+            }
+        }
+    }
+
+    /// The one append: `write` puts the batch's bytes after the file's end;
+    /// a failed write or sync truncates the file back to where it began.
+    private func appendBatch(isEmpty: Bool, sync: Bool,
+                             write: (FileDescriptor) throws(Errno) -> Void) throws(DuneEventsError) {
         try requireWriter(.write)
         try withDescriptor(.write) { descriptor throws(DuneEventsError) in
-            guard parts.contains(where: { !$0.isEmpty }) else { return }
+            guard !isEmpty else { return }
             let sizeBefore = try Self.status(of: descriptor, path: path).size
             do throws(Errno) {
-                for part in parts {
-                    try part.withUnsafeBytes { buffer in
-                        Result { () throws(Errno) in try descriptor.writeAll(buffer, using: writeOnce) }
-                    }.get()
-                }
+                try write(descriptor)
             } catch {
                 throw rollBack(descriptor, to: sizeBefore, after: DuneEventsError(error, during: .write, path: path))
             }
