@@ -117,19 +117,8 @@ package enum LogCacheFile {
     /// a regular file, cannot be read whole, or is larger than `maximumBytes`
     /// (a cache is smaller than the log it covers; a larger file is not read).
     package static func read(_ path: String, maximumBytes: Int = .max) -> [UInt8]? {
-        let descriptor: FileDescriptor
-        do throws(Errno) {
-            descriptor = try FileDescriptor.open(path, .readOnly)
-        } catch {
-            return nil
-        }
-        defer { try? descriptor.close() }
-        guard let status = try? descriptor.status(), status.isRegularFile, status.size <= maximumBytes else { return nil }
-        var bytes = [UInt8](repeating: 0, count: status.size)
-        let complete = bytes.withUnsafeMutableBytes { buffer in
-            (try? descriptor.readExactly(into: buffer, atOffset: 0)) != nil
-        }
-        return complete ? bytes : nil
+        guard let reader = Reader(path, maximumBytes: maximumBytes) else { return nil }
+        return reader.bytes(reader.size, at: 0)
     }
 
     /// A cache file opened to be read in parts, straight into the buffers
