@@ -130,7 +130,7 @@ extension SampleStore {
     }
 
     /// The index of the block holding `version`.
-    private static func blockIndex(of version: UInt32, in firstVersions: [UInt32]) -> Int {
+    static func blockIndex(of version: UInt32, in firstVersions: [UInt32]) -> Int {
         var low = 0
         var high = firstVersions.count
         while high - low > 1 {

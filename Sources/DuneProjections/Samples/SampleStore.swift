@@ -233,18 +233,13 @@ package struct SampleStore: Sendable, Equatable {
         var counts: [String: Int] = [:]
         for bucket in buckets.occupied {
             for version in bucket.retained {
-                var low = 0
-                var high = firstVersions.count
-                while high - low > 1 {
-                    let mid = (low + high) / 2
-                    if firstVersions[mid] <= version { low = mid } else { high = mid }
-                }
-                let block = blocks[low]
-                let packed = block.rows[Int(version - firstVersions[low])]
+                let index = Self.blockIndex(of: version, in: firstVersions)
+                let block = blocks[index]
+                let packed = block.rows[Int(version - firstVersions[index])]
                 if packed.isFull {
                     counts[block.fullSamples[packed.fullIndex].source, default: 0] += 1
                 } else {
-                    perSource[low][Int(packed.source)] += 1
+                    perSource[index][Int(packed.source)] += 1
                 }
             }
         }
