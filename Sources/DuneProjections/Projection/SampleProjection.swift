@@ -71,7 +71,7 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
     }
 
     /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.
-    package var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
+    var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
 
     /// Keeps a snapshot's ``DailyMetrics`` of every day, taken when
     /// ``throughSeq`` was `seq`, for ``readModel()``.

@@ -98,7 +98,7 @@ package struct ReadinessProjection: Projection, Equatable {
     }
 
     /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.
-    package var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
+    var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
 
     /// Day `date` alone, computed from only D−60…D by the same code as
     /// ``readModel()``; `nil` when the day has no sample.
