@@ -97,7 +97,7 @@ enum Chromium {
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory)/.chromium-\(token)"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let outPath = directory + "/.chromium-out-\(token)"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -174,7 +174,7 @@ package enum LogEraser {
             let record = ForgetRecord(selectors: selection.selectorKinds, samples: selected.count, events: report.redactedEvents)
             forgotten = RecordedEvent(seq: lastSeq + 1, id: ids.next(), recordedAt: recordedAt, event: Event(.dataForgotten(record)))
             try output.write(EventCodec.encodeLine(forgotten))
-            try output.flush()
+            try output.finish()
             newLogBytes = output.written
             step?(.written)
             do throws(Errno) {
@@ -350,51 +350,88 @@ package enum LogEraser {
 
     // MARK: - Copying
 
-    /// Appends to the new log in large writes.
+    /// Appends to the new log through one aligned 8 MiB buffer, in writes
+    /// that bypass the page cache where the platform allows it
+    /// (``FileDescriptor/setWritesBypassCache(_:)``): nothing reads the new
+    /// log before it replaces the old one, and setting up cache pages for a
+    /// file as large as the log costs about as much as writing it. Every
+    /// write but the last is a whole buffer, so offsets and lengths stay
+    /// aligned; ``finish()`` writes the unaligned end through the cache and
+    /// leaves the descriptor in its usual mode for the appends that follow.
     final class NewLogWriter {
         let descriptor: FileDescriptor
         let path: String
-        var buffer: [UInt8] = []
+        private let buffer: UnsafeMutableRawBufferPointer
+        private var count = 0
+        private var bypassesCache: Bool
         /// Bytes handed to the file so far.
         private(set) var written = 0
-        static let flushSize = 8 << 20
 
         init(descriptor: FileDescriptor, path: String) {
             self.descriptor = descriptor
             self.path = path
-            buffer.reserveCapacity(Self.flushSize + (1 << 16))
+            buffer = .allocate(byteCount: 8 << 20, alignment: FileDescriptor.uncachedWriteAlignment)
+            // A file system without the mode (or another architecture) is written through the cache.
+            bypassesCache = (try? descriptor.setWritesBypassCache(true)) != nil
         }
+
+        deinit { buffer.deallocate() }
 
         func write(_ bytes: [UInt8]) throws(DuneEventsError) {
-            buffer.append(contentsOf: bytes)
-            if buffer.count >= Self.flushSize { try flush() }
+            try bytes.withUnsafeBytes { raw in Result { () throws(DuneEventsError) in try write(raw) } }.get()
         }
 
-        /// Writes `bytes` (a run of untouched lines): large runs go straight to the file.
         func write(_ bytes: UnsafeRawBufferPointer) throws(DuneEventsError) {
-            guard bytes.count >= Self.flushSize / 8 else {
-                buffer.append(contentsOf: bytes)
-                if buffer.count >= Self.flushSize { try flush() }
-                return
+            var rest = bytes
+            while !rest.isEmpty {
+                let taken = min(rest.count, buffer.count - count)
+                UnsafeMutableRawBufferPointer(rebasing: buffer[count..<count + taken]).copyMemory(from: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+                count += taken
+                rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+                if count == buffer.count { try writeOut(count) }
             }
-            try flush()
-            do throws(Errno) {
-                try descriptor.writeAll(bytes)
-            } catch {
-                throw DuneEventsError(error, during: .write, path: path)
-            }
-            written += bytes.count
         }
 
-        func flush() throws(DuneEventsError) {
-            guard !buffer.isEmpty else { return }
+        /// Writes what is buffered: its aligned part as before, the rest through the cache.
+        func finish() throws(DuneEventsError) {
+            if bypassesCache {
+                let aligned = count - count % FileDescriptor.uncachedWriteAlignment
+                if aligned > 0 { try writeOut(aligned) }
+                try useCache()
+            }
+            try writeOut(count)
+        }
+
+        /// Writes the first `length` buffered bytes and keeps the rest at the buffer's start.
+        private func writeOut(_ length: Int) throws(DuneEventsError) {
+            var done = 0
+            while done < length {
+                do throws(Errno) {
+                    let wrote = try descriptor.write(UnsafeRawBufferPointer(rebasing: buffer[done..<length]))
+                    guard wrote > 0 else { throw Errno.ioError }
+                    done += wrote
+                } catch {
+                    // A device whose blocks are larger than the alignment, or a short
+                    // write that left the offset unaligned: go on through the cache.
+                    guard error == .invalidArgument, bypassesCache else { throw DuneEventsError(error, during: .write, path: path) }
+                    try useCache()
+                }
+            }
+            written += length
+            if length < count {
+                // Less than one alignment unit, from at least one unit on: the ranges never overlap.
+                UnsafeMutableRawBufferPointer(rebasing: buffer[..<(count - length)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[length..<count]))
+            }
+            count -= length
+        }
+
+        private func useCache() throws(DuneEventsError) {
             do throws(Errno) {
-                try buffer.withUnsafeBytes { raw in Result { () throws(Errno) in try descriptor.writeAll(raw) } }.get()
+                try descriptor.setWritesBypassCache(false)
             } catch {
                 throw DuneEventsError(error, during: .write, path: path)
             }
-            written += buffer.count
-            buffer.removeAll(keepingCapacity: true)
+            bypassesCache = false
         }
     }
 
@@ -476,7 +513,6 @@ package enum LogEraser {
                 if lineStart < count { carry.append(contentsOf: bytes[lineStart..<count]) }
             } }.get()
         }
-        try output?.flush()
         return erasure
     }
     private static func damage(_ reason: String, path: String, line: Int, offset: Int) -> DuneEventsError {

@@ -41,6 +41,7 @@ struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     static let quotaExceeded = Errno(EDQUOT)
     static let fileTooLarge = Errno(EFBIG)
     static let ioError = Errno(EIO)
+    static let invalidArgument = Errno(EINVAL)
     static let readOnlyFileSystem = Errno(EROFS)
 }
 

@@ -165,6 +165,26 @@ struct FileDescriptor: Sendable, Hashable {
         _ = try retryingOnInterrupt { system_setProtectionClass(rawValue, protection.protectionClass) }
     }
 
+    /// Makes writes through this descriptor bypass the page cache, or go
+    /// through it again (`O_DIRECT` on Linux, `F_NOCACHE` on Darwin; see
+    /// `system_setWritesBypassCache`). For a large file written once and not
+    /// read soon: its pages would cost as much to set up as to write, and push
+    /// other files out of the cache.
+    ///
+    /// While on, on Linux, every write's buffer address, length and file
+    /// offset must be multiples of ``uncachedWriteAlignment``; a write that is
+    /// not, or a device with larger blocks, fails with `EINVAL`.
+    ///
+    /// - Throws: `Errno` when the platform or the file system offers no such
+    ///   mode (`EINVAL`), or the flag cannot be changed.
+    func setWritesBypassCache(_ bypass: Bool) throws(Errno) {
+        _ = try retryingOnInterrupt { system_setWritesBypassCache(rawValue, bypass) }
+    }
+
+    /// The alignment ``setWritesBypassCache(_:)`` writes keep: 4096 bytes,
+    /// a multiple of the usual logical block sizes (512 and 4096).
+    static let uncachedWriteAlignment = 4096
+
     /// `ftruncate(2)`.
     func resize(to size: Int) throws(Errno) {
         _ = try retryingOnInterrupt { system_ftruncate(rawValue, size) }

@@ -77,6 +77,36 @@ func system_durableSync(_ fd: CInt) -> CInt {
     #endif
 }
 
+/// Turns the page cache off (`bypass` true) or back on for the writes
+/// through `fd`; returns -1 with `errno` set when it cannot.
+///
+/// - Linux: the `O_DIRECT` status flag (`fcntl(F_SETFL)`). Glibc and Musl
+///   declare `O_DIRECT` only for `_GNU_SOURCE`, which Swift does not set, so
+///   the kernel's value is spelled here: `040000` on x86 and `0200000` on Arm
+///   (the kernel's `asm-generic` and `arm64` `fcntl.h`). Other architectures
+///   get `EINVAL`, and the caller writes through the cache. A file system
+///   without direct I/O refuses the flag with `EINVAL` too. With the flag
+///   on, a write's buffer address, length and file offset must be multiples
+///   of the device's logical block size, or it fails with `EINVAL`.
+/// - Darwin: `fcntl(F_NOCACHE)` (fcntl(2)), which has no alignment rule.
+func system_setWritesBypassCache(_ fd: CInt, _ bypass: Bool) -> CInt {
+    #if canImport(Darwin)
+    return fcntl(fd, F_NOCACHE, bypass ? 1 : 0)
+    #else
+    #if arch(x86_64) || arch(i386)
+    let direct: CInt = 0o40000
+    #elseif arch(arm64) || arch(arm)
+    let direct: CInt = 0o200000
+    #else
+    errno = EINVAL
+    return -1
+    #endif
+    let flags = fcntl(fd, F_GETFL)
+    guard flags != -1 else { return -1 }
+    return fcntl(fd, F_SETFL, bypass ? flags | direct : flags & ~direct)
+    #endif
+}
+
 @inline(__always)
 func system_ftruncate(_ fd: CInt, _ size: Int) -> CInt {
     ftruncate(fd, off_t(size))

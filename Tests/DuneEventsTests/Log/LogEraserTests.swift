@@ -89,6 +89,32 @@ import Testing
         }
     }
 
+    /// The new log's writer: pieces of every size, across more than one whole
+    /// buffer, land in order whether or not the writes bypass the page cache;
+    /// after `finish` the descriptor takes ordinary (unaligned) appends.
+    @Test func theNewLogWriterWritesEveryPieceInOrderAndEndsInTheUsualMode() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/new.jsonl"
+            let descriptor = try FileSystem.createFile(path, access: .readWriteAppend, ifExists: .fail, protection: .none)
+            defer { try? descriptor.close() }
+            var random = AppleHealthTestRandom(state: 13)
+            var expected: [UInt8] = []
+            let writer = LogEraser.NewLogWriter(descriptor: descriptor, path: path)
+            while expected.count < (8 << 20) * 2 + 12_345 {
+                let size = [1, 7, 4096, 4097, 65_537, 1 << 20, 3 << 20].randomElement(using: &random)!
+                var piece = [UInt8](repeating: UInt8.random(in: 0...255, using: &random), count: size)
+                piece[size - 1] = UInt8.random(in: 0...255, using: &random)
+                if Bool.random(using: &random) { try writer.write(piece) } else { try piece.withUnsafeBytes { try writer.write($0) } }
+                expected += piece
+            }
+            try writer.finish()
+            #expect(writer.written == expected.count)
+            let appended = Array("{\"seq\":2}\n".utf8)
+            try appended.withUnsafeBytes { try descriptor.writeAll($0) }
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected + appended)
+        }
+    }
+
     @Test func aSelectionSelectsASampleWhenAnyVersionMatches() throws {
         var selection = ForgetSelection()
         #expect(selection.isEmpty)

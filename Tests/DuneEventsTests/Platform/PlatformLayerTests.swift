@@ -43,6 +43,30 @@ import Testing
         #expect(PathKind.of(directory) == .directory)
     }
 
+    /// On Linux the bypass is `O_DIRECT` (its value is spelled in the layer, so
+    /// check it is the real flag): an unaligned write fails with `EINVAL`
+    /// while it is on, and succeeds once it is off again.
+    @Test(.enabled(if: LinuxOnly.isLinux, "O_DIRECT's alignment rule is Linux's; Darwin's F_NOCACHE has none"))
+    func writesThatBypassTheCacheMustBeAlignedUntilTheModeIsTurnedOff() throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/direct"
+        let descriptor = try FileSystem.createFile(path, access: .readWriteAppend, ifExists: .fail, protection: .none)
+        defer { try? descriptor.close() }
+        try descriptor.setWritesBypassCache(true)
+        let alignment = FileDescriptor.uncachedWriteAlignment
+        let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: alignment, alignment: alignment)
+        defer { aligned.deallocate() }
+        aligned.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "a"))
+        try descriptor.writeAll(UnsafeRawBufferPointer(aligned))
+        #expect(throws: Errno.invalidArgument) {
+            try Array("bc\n".utf8).withUnsafeBytes { try descriptor.writeAll($0) }
+        }
+        try descriptor.setWritesBypassCache(false)
+        try Array("bc\n".utf8).withUnsafeBytes { try descriptor.writeAll($0) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == String(repeating: "a", count: alignment) + "bc\n")
+    }
+
     @Test func availableBytesIsPositiveOnAWritableDisk() throws {
         let available = try #require(DiskSpace.availableBytes(onFileSystemOf: NSTemporaryDirectory()))
         #expect(available > 0)
