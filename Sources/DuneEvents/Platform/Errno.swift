@@ -1,13 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
-#endif
-
 /// A C `errno` value from a failed system call (swift-system's `Errno`, cut down).
 ///
 /// The wrapper in this folder throws `Errno`; the one place that turns it into
@@ -28,21 +18,7 @@ struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
         system_strerror(rawValue)
     }
 
-    static let interrupted = Errno(EINTR)
-    static let wouldBlock = Errno(EWOULDBLOCK)
-    static let tryAgain = Errno(EAGAIN)
-    static let noSuchFile = Errno(ENOENT)
-    static let fileExists = Errno(EEXIST)
-    static let isDirectory = Errno(EISDIR)
-    static let notDirectory = Errno(ENOTDIR)
-    static let permissionDenied = Errno(EACCES)
-    static let notPermitted = Errno(EPERM)
-    static let noSpace = Errno(ENOSPC)
-    static let quotaExceeded = Errno(EDQUOT)
-    static let fileTooLarge = Errno(EFBIG)
-    static let ioError = Errno(EIO)
-    static let invalidArgument = Errno(EINVAL)
-    static let readOnlyFileSystem = Errno(EROFS)
+    // The named values (`.interrupted`, `.noSpace`, …) are in Syscalls.swift, with the C library's constants.
 }
 
 /// Calls `body` until it does not fail with `EINTR`.

@@ -1,13 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
-#endif
-
 /// An open file descriptor and the handful of system calls the log needs
 /// (swift-system's `FileDescriptor`, cut down to what `LogFile` uses).
 ///
@@ -35,16 +25,6 @@ struct FileDescriptor: Sendable, Hashable {
         case writeOnly
         /// `O_RDONLY | O_DIRECTORY`: to `fsync` a directory.
         case directory
-
-        var flags: CInt {
-            switch self {
-            case .readOnly: O_RDONLY
-            case .readOnlyNonBlocking: O_RDONLY | O_NONBLOCK
-            case .readWriteAppend: O_RDWR | O_APPEND
-            case .writeOnly: O_WRONLY
-            case .directory: O_RDONLY | O_DIRECTORY
-            }
-        }
     }
 
     /// Opens an existing file with `O_CLOEXEC` (always: a log descriptor must
@@ -55,12 +35,7 @@ struct FileDescriptor: Sendable, Hashable {
     ///   - path: The file.
     ///   - access: Read, append, write or directory.
     static func open(_ path: String, _ access: Access) throws(Errno) -> FileDescriptor {
-        try open(path, flags: access.flags, permissions: 0)
-    }
-
-    /// `open(2)` with `flags | O_CLOEXEC`; for this folder only.
-    static func open(_ path: String, flags: CInt, permissions: mode_t) throws(Errno) -> FileDescriptor {
-        let raw = try retryingOnInterrupt { system_open(path, flags | O_CLOEXEC, permissions) }
+        let raw = try retryingOnInterrupt { system_open(path, access, creating: nil, permissions: 0) }
         return FileDescriptor(rawValue: raw)
     }
 
@@ -192,17 +167,17 @@ struct FileDescriptor: Sendable, Hashable {
 
     /// `fstat(2)`.
     func status() throws(Errno) -> FileStatus {
-        var info = stat()
-        _ = try retryingOnInterrupt { system_fstat(rawValue, &info) }
-        return FileStatus(info)
+        var status = FileStatus()
+        _ = try retryingOnInterrupt { system_fstat(rawValue, &status) }
+        return status
     }
 
     /// Whether another open file description holds an exclusive `flock` on
     /// this file right now: asks for `LOCK_SH | LOCK_NB` and gives it back
     /// at once. `false` when the file is not locked or cannot be asked.
     func isLockedExclusivelyElsewhere() -> Bool {
-        if system_flock(rawValue, LOCK_SH | LOCK_NB) == 0 {
-            _ = system_flock(rawValue, LOCK_UN)
+        if system_flock(rawValue, .sharedNonBlocking) == 0 {
+            _ = system_flock(rawValue, .unlock)
             return false
         }
         return Errno.current == .wouldBlock
@@ -216,38 +191,28 @@ struct FileDescriptor: Sendable, Hashable {
     /// - Throws: `Errno.wouldBlock` when not blocking and another description
     ///   holds the lock.
     func lockExclusive(blocking: Bool) throws(Errno) {
-        let operation = blocking ? LOCK_EX : LOCK_EX | LOCK_NB
-        _ = try retryingOnInterrupt { system_flock(rawValue, operation) }
+        _ = try retryingOnInterrupt { system_flock(rawValue, blocking ? .exclusive : .exclusiveNonBlocking) }
     }
 
     /// `fchmod(2)`.
-    func setPermissions(_ permissions: mode_t) throws(Errno) {
+    func setPermissions(_ permissions: UInt32) throws(Errno) {
         _ = try retryingOnInterrupt { system_fchmod(rawValue, permissions) }
     }
 }
 
 // MARK: - File status
 
-/// The parts of `struct stat` the log looks at.
+/// The parts of `struct stat` the log looks at (filled by `system_fstat` and `system_stat`).
 struct FileStatus: Sendable, Equatable {
-    var size: Int
-    /// The file type bits (`S_IFMT`) of `st_mode`.
-    var type: mode_t
+    var size = 0
+    /// Whether `st_mode`'s type is `S_IFREG`.
+    var isRegularFile = false
+    /// Whether `st_mode`'s type is `S_IFDIR`.
+    var isDirectory = false
     /// The permission bits (`0o7777`) of `st_mode`.
-    var permissions: mode_t
+    var permissions: UInt32 = 0
     /// Which file this is: device and inode.
-    var identity: FileIdentity
-
-    init(_ info: stat) {
-        size = Int(info.st_size)
-        type = info.st_mode & S_IFMT
-        permissions = info.st_mode & 0o7777
-        // `st_dev` is a 32-bit signed `dev_t` on Darwin, 64-bit unsigned on Linux.
-        identity = FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
-    }
-
-    var isRegularFile: Bool { type == S_IFREG }
-    var isDirectory: Bool { type == S_IFDIR }
+    var identity = FileIdentity(device: 0, inode: 0)
 }
 
 // MARK: - File identity

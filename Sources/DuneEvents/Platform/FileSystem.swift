@@ -1,13 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
-#endif
-
 /// Path-level system calls: creating files, `stat`, `mkdir -p`, `rename`,
 /// `unlink`, directory `fsync`, free space.
 ///
@@ -29,13 +19,13 @@ enum FileSystem {
     ///
     /// - Returns: The status, or `nil` if nothing exists at `path`.
     static func status(ofPath path: String) throws(Errno) -> FileStatus? {
-        var info = stat()
-        while system_stat(path, &info) == -1 {
+        var status = FileStatus()
+        while system_stat(path, &status) == -1 {
             let failure = Errno.current
             if failure == .noSuchFile { return nil }
             if failure != .interrupted { throw failure }
         }
-        return FileStatus(info)
+        return status
     }
 
     /// `mkdir -p` with `permissions` for every directory it creates, each made
@@ -43,7 +33,7 @@ enum FileSystem {
     ///
     /// - Throws: `DuneEventsError` `.io` if a directory cannot be created or a
     ///   path component exists and is not a directory.
-    static func createDirectories(_ path: String, permissions: mode_t = 0o700) throws(DuneEventsError) {
+    static func createDirectories(_ path: String, permissions: UInt32 = 0o700) throws(DuneEventsError) {
         let existing: FileStatus?
         do throws(Errno) {
             existing = try status(ofPath: path)
@@ -115,8 +105,7 @@ enum FileSystem {
     ///   the new file is closed and removed.
     static func createFile(_ path: String, access: FileDescriptor.Access, ifExists: ExistingFile,
                            protection: FileProtection) throws(Errno) -> FileDescriptor {
-        let flags = access.flags | O_CREAT | (ifExists == .fail ? O_EXCL : O_TRUNC)
-        let descriptor = try FileDescriptor.open(path, flags: flags, permissions: 0o600)
+        let descriptor = FileDescriptor(rawValue: try retryingOnInterrupt { system_open(path, access, creating: ifExists, permissions: 0o600) })
         do throws(Errno) {
             try descriptor.setProtection(protection)
         } catch {

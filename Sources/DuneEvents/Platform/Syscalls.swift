@@ -9,17 +9,33 @@ import Darwin
 #endif
 
 // The raw system calls DuneEvents makes, one thin function each, in the
-// manner of swift-system's `Internals/Syscalls.swift`: the only place outside
-// this folder's types that names a C function. They return the C result
+// manner of swift-system's `Internals/Syscalls.swift`: the only file that
+// imports the C library and names its functions and constants (the other
+// files of this folder call these). They return the C result
 // (`-1` with `errno` set on failure); `retryingOnInterrupt` and `Errno`
 // (Errno.swift) turn that into Swift errors, once.
 //
 // Where Linux and Darwin differ, the comment says so; README.md ("Platforms")
 // lists each such call.
 
-@inline(__always)
-func system_open(_ path: UnsafePointer<CChar>, _ flags: CInt, _ mode: mode_t) -> CInt {
-    open(path, flags, mode)
+/// `open(2)` with `O_CLOEXEC` always (a log descriptor must never leak into a
+/// child process, where it would keep the lock alive); with `creating`,
+/// `O_CREAT` and `O_EXCL` or `O_TRUNC`.
+func system_open(_ path: UnsafePointer<CChar>, _ access: FileDescriptor.Access,
+                 creating existing: FileSystem.ExistingFile?, permissions: UInt32) -> CInt {
+    var flags: CInt = switch access {
+    case .readOnly: O_RDONLY
+    case .readOnlyNonBlocking: O_RDONLY | O_NONBLOCK
+    case .readWriteAppend: O_RDWR | O_APPEND
+    case .writeOnly: O_WRONLY
+    case .directory: O_RDONLY | O_DIRECTORY
+    }
+    switch existing {
+    case .fail?: flags |= O_CREAT | O_EXCL
+    case .truncate?: flags |= O_CREAT | O_TRUNC
+    case nil: break
+    }
+    return open(path, flags | O_CLOEXEC, mode_t(permissions))
 }
 
 @inline(__always)
@@ -112,34 +128,58 @@ func system_ftruncate(_ fd: CInt, _ size: Int) -> CInt {
     ftruncate(fd, off_t(size))
 }
 
-@inline(__always)
-func system_fstat(_ fd: CInt, _ info: inout stat) -> CInt {
-    fstat(fd, &info)
+func system_fstat(_ fd: CInt, _ status: inout FileStatus) -> CInt {
+    var info = stat()
+    let result = fstat(fd, &info)
+    if result == 0 { status = FileStatus(info) }
+    return result
+}
+
+func system_stat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CInt {
+    var info = stat()
+    let result = stat(path, &info)
+    if result == 0 { status = FileStatus(info) }
+    return result
+}
+
+extension FileStatus {
+    init(_ info: stat) {
+        size = Int(info.st_size)
+        isRegularFile = info.st_mode & S_IFMT == S_IFREG
+        isDirectory = info.st_mode & S_IFMT == S_IFDIR
+        permissions = UInt32(info.st_mode & 0o7777)
+        // `st_dev` is a 32-bit signed `dev_t` on Darwin, 64-bit unsigned on Linux.
+        identity = FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+    }
+}
+
+/// The `flock(2)` operations the log uses.
+enum FileLockOperation {
+    case exclusive, exclusiveNonBlocking, sharedNonBlocking, unlock
+}
+
+func system_flock(_ fd: CInt, _ operation: FileLockOperation) -> CInt {
+    switch operation {
+    case .exclusive: flock(fd, LOCK_EX)
+    case .exclusiveNonBlocking: flock(fd, LOCK_EX | LOCK_NB)
+    case .sharedNonBlocking: flock(fd, LOCK_SH | LOCK_NB)
+    case .unlock: flock(fd, LOCK_UN)
+    }
 }
 
 @inline(__always)
-func system_stat(_ path: UnsafePointer<CChar>, _ info: inout stat) -> CInt {
-    stat(path, &info)
+func system_fchmod(_ fd: CInt, _ permissions: UInt32) -> CInt {
+    fchmod(fd, mode_t(permissions))
 }
 
 @inline(__always)
-func system_flock(_ fd: CInt, _ operation: CInt) -> CInt {
-    flock(fd, operation)
+func system_chmod(_ path: UnsafePointer<CChar>, _ permissions: UInt32) -> CInt {
+    chmod(path, mode_t(permissions))
 }
 
 @inline(__always)
-func system_fchmod(_ fd: CInt, _ mode: mode_t) -> CInt {
-    fchmod(fd, mode)
-}
-
-@inline(__always)
-func system_chmod(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> CInt {
-    chmod(path, mode)
-}
-
-@inline(__always)
-func system_mkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> CInt {
-    mkdir(path, mode)
+func system_mkdir(_ path: UnsafePointer<CChar>, _ permissions: UInt32) -> CInt {
+    mkdir(path, mode_t(permissions))
 }
 
 @inline(__always)
@@ -274,4 +314,45 @@ func system_directoryEntries(_ path: UnsafePointer<CChar>) -> [String]? {
         if name != ".", name != ".." { names.append(name) }
     }
     return names
+}
+
+// MARK: - Anonymous memory (ZeroedMemory)
+
+/// `mmap(2)` of `byteCount` private, anonymous, zero-filled bytes; `nil` when it fails.
+func system_mapZeroedMemory(_ byteCount: Int) -> UnsafeMutableRawPointer? {
+    guard let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+          mapped != MAP_FAILED else { return nil }
+    return mapped
+}
+
+func system_unmapMemory(_ base: UnsafeMutableRawPointer, _ byteCount: Int) {
+    _ = munmap(base, byteCount)
+}
+
+/// `madvise(MADV_HUGEPAGE)` on Linux: advice only, a refusal is harmless.
+/// Darwin has no such advice; there this does nothing.
+func system_adviseHugePages(_ base: UnsafeMutableRawPointer, _ byteCount: Int) {
+    #if os(Linux)
+    _ = madvise(base, byteCount, MADV_HUGEPAGE)
+    #endif
+}
+
+// MARK: - errno values
+
+extension Errno {
+    static let interrupted = Errno(EINTR)
+    static let wouldBlock = Errno(EWOULDBLOCK)
+    static let tryAgain = Errno(EAGAIN)
+    static let noSuchFile = Errno(ENOENT)
+    static let fileExists = Errno(EEXIST)
+    static let isDirectory = Errno(EISDIR)
+    static let notDirectory = Errno(ENOTDIR)
+    static let permissionDenied = Errno(EACCES)
+    static let notPermitted = Errno(EPERM)
+    static let noSpace = Errno(ENOSPC)
+    static let quotaExceeded = Errno(EDQUOT)
+    static let fileTooLarge = Errno(EFBIG)
+    static let ioError = Errno(EIO)
+    static let invalidArgument = Errno(EINVAL)
+    static let readOnlyFileSystem = Errno(EROFS)
 }

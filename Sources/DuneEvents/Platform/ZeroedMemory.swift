@@ -1,13 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("DuneEvents' platform layer supports Glibc, Musl and Darwin")
-#endif
-
 /// A zero-filled block of memory for large hash tables (the projections'
 /// sample index), freed when the value goes away.
 ///
@@ -36,27 +26,21 @@ package final class ZeroedMemory: @unchecked Sendable {
     /// read): then filling it takes one page fault per 2 MiB, not per 4 KiB.
     /// Linux only, advice only (ignored where it is refused or unsupported).
     package static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-        #if os(Linux)
         guard let base = buffer.baseAddress, buffer.count >= 2 * hugePage else { return }
         let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
         let end = (Int(bitPattern: base) + buffer.count) & ~(hugePage - 1)
         guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(pointer, end - start, MADV_HUGEPAGE)
-        #endif
+        system_adviseHugePages(pointer, end - start)
     }
 
     /// - Parameter byteCount: The size; rounded up to at least 1.
     package init(byteCount requested: Int) {
         let byteCount = max(1, requested)
         self.byteCount = byteCount
-        if byteCount >= Self.hugePage,
-           let mapped = mmap(nil, byteCount + Self.hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-           mapped != MAP_FAILED {
+        if byteCount >= Self.hugePage, let mapped = system_mapZeroedMemory(byteCount + Self.hugePage) {
             let aligned = (Int(bitPattern: mapped) + Self.hugePage - 1) & ~(Self.hugePage - 1)
             let start = UnsafeMutableRawPointer(bitPattern: aligned) ?? mapped
-            #if os(Linux)
-            _ = madvise(start, byteCount, MADV_HUGEPAGE)  // advice only: failure is harmless
-            #endif
+            system_adviseHugePages(start, byteCount)
             mapping = mapped
             mappingLength = byteCount + Self.hugePage
             base = start
@@ -70,7 +54,7 @@ package final class ZeroedMemory: @unchecked Sendable {
 
     deinit {
         if let mapping {
-            _ = munmap(mapping, mappingLength)
+            system_unmapMemory(mapping, mappingLength)
         } else {
             base.deallocate()
         }
