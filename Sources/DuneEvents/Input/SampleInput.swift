@@ -86,8 +86,8 @@ public struct WorkoutInput: Sendable, Hashable {
 
 extension SampleInput {
     /// The `ingest` input line of this sample as an object (without
-    /// `eventID`), timestamps in their canonical spelling: what the line
-    /// parser validates, and what idempotency compares.
+    /// `eventID`), timestamps in their canonical spelling: what the store's
+    /// typed appends hand to the line parser to validate.
     package var inputObject: JSONObject {
         var object = JSONObject()
         object["type"] = .string("sample")
