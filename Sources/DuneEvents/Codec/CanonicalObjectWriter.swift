@@ -52,7 +52,7 @@ struct CanonicalObjectWriter {
     @inline(__always)
     mutating func number(_ key: StaticString, _ number: Double, into output: inout [UInt8]) {
         self.key(key, into: &output)
-        JSONWriter.writeNumberQuickly(number, into: &output)
+        JSONWriter.writeNumber(number, into: &output)
     }
 
     /// A number member, left out when `number` is `nil`.

@@ -45,7 +45,7 @@ extension EventCodec {
     private static func appendEnvelope(seq: Int, id: some JSONStringText, type: EventType, recordedAt: some JSONStringText,
                                        to output: inout [UInt8]) {
         output.appendLiteral(#"{"v":1,"seq":"#)
-        appendInteger(seq, to: &output)
+        JSONWriter.writeInteger(seq, into: &output)
         output.appendLiteral(#","id":"#)
         id.writeQuoted(into: &output)
         output.appendLiteral(#","type":""#)
@@ -140,47 +140,6 @@ extension EventCodec {
     private static func writeEventIDAndExtra(of event: Event, into object: inout CanonicalObjectWriter, _ output: inout [UInt8]) {
         object.string("eventID", ifPresent: event.eventID, into: &output)
         if !event.extra.isEmpty { object.value("extra", .object(event.extra), into: &output) }
-    }
-
-    /// Appends the decimal digits of `value`.
-    static func appendInteger(_ value: Int, to output: inout [UInt8]) {
-        guard value > 0 else {
-            output.append(contentsOf: String(value).utf8)
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[19 - count] = UInt8(rest % 10) &+ UInt8(ascii: "0")
-                rest /= 10
-                count += 1
-            }
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
-        }
-    }
-}
-
-extension JSONWriter {
-    /// ``writeNumber(_:into:)`` with the digits of an integral value written
-    /// directly (no `String` in between); other values go through it.
-    @inline(__always)
-    static func writeNumberQuickly(_ number: Double, into output: inout [UInt8]) {
-        guard number.isFinite, number == number.rounded(), abs(number) < 9_007_199_254_740_992 else {
-            writeNumber(number, into: &output)
-            return
-        }
-        if number == 0 {
-            output.append(UInt8(ascii: "0"))  // also -0
-        } else if number > 0 {
-            EventCodec.appendInteger(Int(number), to: &output)
-        } else {
-            output.append(UInt8(ascii: "-"))
-            EventCodec.appendInteger(Int(-number), to: &output)
-        }
     }
 }
 
