@@ -21,17 +21,15 @@ struct CanonicalObjectWriter {
         merged = merging.isEmpty ? [] : merging.sortedMembers
     }
 
-    /// Writes `{` or `,`, then `"key":`; the value must follow. Keys come in
-    /// canonical order and need no escaping.
+    /// Writes `{` or `,`, then `key`; the value must follow. `key` is the
+    /// member's name written as JSON with its colon (`"end":`, one copy per
+    /// member); keys come in canonical order and need no escaping.
     @inline(__always)
     mutating func key(_ key: StaticString, into output: inout [UInt8]) {
         if nextMerged < merged.count { writeMerged(before: key, into: &output) }
         output.append(separator)
         separator = UInt8(ascii: ",")
-        output.append(UInt8(ascii: "\""))
         output.appendLiteral(key)
-        output.append(UInt8(ascii: "\""))
-        output.append(UInt8(ascii: ":"))
     }
 
     /// A string member.
@@ -72,8 +70,8 @@ struct CanonicalObjectWriter {
     mutating func measurement(_ key: StaticString, value: Double, unit: String, into output: inout [UInt8]) {
         self.key(key, into: &output)
         var inner = CanonicalObjectWriter()
-        inner.string("unit", unit, into: &output)
-        inner.number("value", value, into: &output)
+        inner.string(#""unit":"#, unit, into: &output)
+        inner.number(#""value":"#, value, into: &output)
         inner.close(into: &output)
     }
 
@@ -88,7 +86,8 @@ struct CanonicalObjectWriter {
     /// Writes the merged members whose keys sort before `key` (all of them for
     /// `nil`), and skips one whose key equals it.
     private mutating func writeMerged(before key: StaticString?, into output: inout [UInt8]) {
-        let own = key.map { UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount) }
+        // The name between the quotes of `"name":`.
+        let own = key.map { UnsafeBufferPointer(start: $0.utf8Start + 1, count: $0.utf8CodeUnitCount - 3) }
         while nextMerged < merged.count {
             let member = merged[nextMerged]
             if let own {

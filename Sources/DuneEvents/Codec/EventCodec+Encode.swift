@@ -77,59 +77,59 @@ extension EventCodec {
                                          start: sample.start.text, reading: .sleep(stage: stage.rawValue), into: &output)
                 return
             case .workout(let workout):
-                object.string("activityType", workout.activityType, into: &output)
-                object.number("distanceM", ifPresent: workout.distanceMeters, into: &output)
-                object.string("end", sample.end.text, into: &output)
-                object.number("energyKcal", ifPresent: workout.energyKcal, into: &output)
+                object.string(#""activityType":"#, workout.activityType, into: &output)
+                object.number(#""distanceM":"#, ifPresent: workout.distanceMeters, into: &output)
+                object.string(#""end":"#, sample.end.text, into: &output)
+                object.number(#""energyKcal":"#, ifPresent: workout.energyKcal, into: &output)
                 writeEventIDAndExtra(of: event, into: &object, &output)
-                object.string("id", sample.id, into: &output)
+                object.string(#""id":"#, sample.id, into: &output)
                 if let input = workout.inputDistance, input.unit != "m" {
-                    object.measurement("inputDistance", value: input.value, unit: input.unit, into: &output)
+                    object.measurement(#""inputDistance":"#, value: input.value, unit: input.unit, into: &output)
                 }
                 if let input = workout.inputEnergy, input.unit != "kcal" {
-                    object.measurement("inputEnergy", value: input.value, unit: input.unit, into: &output)
+                    object.measurement(#""inputEnergy":"#, value: input.value, unit: input.unit, into: &output)
                 }
-                object.string("kind", sample.kind.rawValue, into: &output)
-                object.string("source", sample.source, into: &output)
-                object.string("start", sample.start.text, into: &output)
-                object.number("volumeKg", ifPresent: workout.volumeKg, into: &output)
+                object.string(#""kind":"#, sample.kind.rawValue, into: &output)
+                object.string(#""source":"#, sample.source, into: &output)
+                object.string(#""start":"#, sample.start.text, into: &output)
+                object.number(#""volumeKg":"#, ifPresent: workout.volumeKg, into: &output)
             }
         case .sampleDeleted(let deletion):
-            object.string("at", deletion.at.text, into: &output)
+            object.string(#""at":"#, deletion.at.text, into: &output)
             writeEventIDAndExtra(of: event, into: &object, &output)
-            object.string("id", deletion.sampleID, into: &output)
+            object.string(#""id":"#, deletion.sampleID, into: &output)
         case .refreshRequested(let refresh):
-            object.string("at", refresh.at.text, into: &output)
+            object.string(#""at":"#, refresh.at.text, into: &output)
             writeEventIDAndExtra(of: event, into: &object, &output)
-            object.string("kind", ifPresent: refresh.kind?.rawValue, into: &output)
-            object.string("outcome", refresh.outcome.rawValue, into: &output)
-            object.string("reason", ifPresent: refresh.reason?.rawValue, into: &output)
-            object.number("refreshSignal", Double(refresh.refreshSignal), into: &output)
-            object.string("source", refresh.source.rawValue, into: &output)
+            object.string(#""kind":"#, ifPresent: refresh.kind?.rawValue, into: &output)
+            object.string(#""outcome":"#, refresh.outcome.rawValue, into: &output)
+            object.string(#""reason":"#, ifPresent: refresh.reason?.rawValue, into: &output)
+            object.number(#""refreshSignal":"#, Double(refresh.refreshSignal), into: &output)
+            object.string(#""source":"#, refresh.source.rawValue, into: &output)
         case .task(let task):
-            object.string("at", task.at.text, into: &output)
-            object.string("error", ifPresent: task.error, into: &output)
+            object.string(#""at":"#, task.at.text, into: &output)
+            object.string(#""error":"#, ifPresent: task.error, into: &output)
             writeEventIDAndExtra(of: event, into: &object, &output)
-            object.string("feature", task.feature, into: &output)
-            object.string("reason", ifPresent: task.reason?.rawValue, into: &output)
-            object.string("requestedPhase", ifPresent: task.requestedPhase?.rawValue, into: &output)
-            object.string("supersededBy", ifPresent: task.supersededBy, into: &output)
-            object.string("task", task.task, into: &output)
+            object.string(#""feature":"#, task.feature, into: &output)
+            object.string(#""reason":"#, ifPresent: task.reason?.rawValue, into: &output)
+            object.string(#""requestedPhase":"#, ifPresent: task.requestedPhase?.rawValue, into: &output)
+            object.string(#""supersededBy":"#, ifPresent: task.supersededBy, into: &output)
+            object.string(#""task":"#, task.task, into: &output)
         case .profileUpdated(let profile):
-            object.string("at", profile.at.text, into: &output)
+            object.string(#""at":"#, profile.at.text, into: &output)
             writeEventIDAndExtra(of: event, into: &object, &output)
-            object.number("sleepTargetMinutes", profile.sleepTargetMinutes, into: &output)
+            object.number(#""sleepTargetMinutes":"#, profile.sleepTargetMinutes, into: &output)
         case .redacted(let redacted):
             // No eventID, no extra: nothing of the sample's content remains.
-            object.string("id", redacted.sampleID, into: &output)
-            object.key("redacted", into: &output)
+            object.string(#""id":"#, redacted.sampleID, into: &output)
+            object.key(#""redacted":"#, into: &output)
             output.appendLiteral("true")
         case .dataForgotten(let record):
-            object.string("eventID", ifPresent: event.eventID, into: &output)
-            object.number("events", Double(record.events), into: &output)
-            if !event.extra.isEmpty { object.value("extra", .object(event.extra), into: &output) }
-            object.number("samples", Double(record.samples), into: &output)
-            object.value("selectors", .array(record.selectors.map { .string($0) }), into: &output)
+            object.string(#""eventID":"#, ifPresent: event.eventID, into: &output)
+            object.number(#""events":"#, Double(record.events), into: &output)
+            if !event.extra.isEmpty { object.value(#""extra":"#, .object(event.extra), into: &output) }
+            object.number(#""samples":"#, Double(record.samples), into: &output)
+            object.value(#""selectors":"#, .array(record.selectors.map { .string($0) }), into: &output)
         }
         object.close(into: &output)
     }
@@ -138,8 +138,8 @@ extension EventCodec {
     /// between the members of every type but the forget record).
     @inline(__always)
     private static func writeEventIDAndExtra(of event: Event, into object: inout CanonicalObjectWriter, _ output: inout [UInt8]) {
-        object.string("eventID", ifPresent: event.eventID, into: &output)
-        if !event.extra.isEmpty { object.value("extra", .object(event.extra), into: &output) }
+        object.string(#""eventID":"#, ifPresent: event.eventID, into: &output)
+        if !event.extra.isEmpty { object.value(#""extra":"#, .object(event.extra), into: &output) }
     }
 }
 

@@ -34,26 +34,26 @@ enum SampleObjectWriter {
         switch form {
         case .storedData(let eventID, let extra, let input):
             object = CanonicalObjectWriter()
-            object.string("end", end, into: &output)
-            object.string("eventID", ifPresent: eventID, into: &output)
-            if !extra.isEmpty { object.value("extra", .object(extra), into: &output) }
-            object.string("id", id, into: &output)
-            if let input { object.measurement("input", value: input.inputValue, unit: input.inputUnit, into: &output) }
+            object.string(#""end":"#, end, into: &output)
+            object.string(#""eventID":"#, ifPresent: eventID, into: &output)
+            if !extra.isEmpty { object.value(#""extra":"#, .object(extra), into: &output) }
+            object.string(#""id":"#, id, into: &output)
+            if let input { object.measurement(#""input":"#, value: input.inputValue, unit: input.inputUnit, into: &output) }
         case .inputContent(let unknown):
             object = CanonicalObjectWriter(merging: unknown)
-            object.string("end", end, into: &output)
-            object.string("id", id, into: &output)
+            object.string(#""end":"#, end, into: &output)
+            object.string(#""id":"#, id, into: &output)
         }
-        object.string("kind", kind, into: &output)
-        object.string("source", source, into: &output)
-        object.string("start", start, into: &output)
-        if case .inputContent = form { object.string("type", "sample", into: &output) }
+        object.string(#""kind":"#, kind, into: &output)
+        object.string(#""source":"#, source, into: &output)
+        object.string(#""start":"#, start, into: &output)
+        if case .inputContent = form { object.string(#""type":"#, "sample", into: &output) }
         switch reading {
         case .quantity(let unit, let value):
-            object.string("unit", unit, into: &output)
-            object.number("value", value, into: &output)
+            object.string(#""unit":"#, unit, into: &output)
+            object.number(#""value":"#, value, into: &output)
         case .sleep(let stage):
-            object.string("value", stage, into: &output)
+            object.string(#""value":"#, stage, into: &output)
         }
         object.close(into: &output)
     }
