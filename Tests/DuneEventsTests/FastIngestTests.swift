@@ -6,7 +6,7 @@ import DuneFixtures
 /// The fast ingest path against the reference: `InputParser.parseSample`
 /// against `JSONParser` + `InputParser.command(from:)` on generated and
 /// randomly damaged input lines, `EventCodec.appendLine` against
-/// `EventCodec.encodeLine` on every kind of event.
+/// `ReferenceEventEncoder` on the events of the generated log.
 @Suite struct FastIngestTests {
     static let inputLines: [String] = SyntheticHealthData(days: 40, seed: 9, density: 2).lines() + FastDecoderTests.handWrittenInput + [
         #"{"type":"sample","kind":"stepCount","id":"s-1","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:10:00Z","value":-0,"unit":"count","source":"iPhone"}"#,
@@ -93,7 +93,7 @@ import DuneFixtures
         for event in events {
             var bytes: [UInt8] = Array("prefix".utf8)
             EventCodec.appendLine(event, to: &bytes)
-            #expect(Array(bytes.dropFirst(6)) == EventCodec.encodeLine(event), "seq \(event.seq)")
+            #expect(Array(bytes.dropFirst(6)) == ReferenceEventEncoder.line(event), "seq \(event.seq)")
         }
         // Odd values the corpus may lack: escapes, non-canonical units, extra members, negative zero.
         let odd = Event(.sampleIngested(Sample(id: "q\"uote\\d\u{1}", kind: .stepCount, start: FastDecoderTests.recordedAt(1),
@@ -103,8 +103,8 @@ import DuneFixtures
         let recorded = RecordedEvent(seq: 7, id: "not-a-uuid", recordedAt: FastDecoderTests.recordedAt(3), event: odd)
         var bytes: [UInt8] = []
         EventCodec.appendLine(recorded, to: &bytes)
-        #expect(bytes == EventCodec.encodeLine(recorded))
-        // Refresh and task events with every optional member, escapes, and extra members (the reference's path).
+        #expect(bytes == ReferenceEventEncoder.line(recorded))
+        // Refresh and task events with every optional member, escapes, and extra members.
         let at = FastDecoderTests.recordedAt(4)
         let signals: [Event] = [
             Event(.refreshRequested(RefreshRecord(source: .healthKitObserver, kind: .hrv, at: at, outcome: .throttled,
@@ -121,7 +121,7 @@ import DuneFixtures
             let recorded = RecordedEvent(seq: 8 + index, id: "01a20a72-da90-7a09-a39d-ba05882bf5ac", recordedAt: at, event: signal)
             var bytes: [UInt8] = []
             EventCodec.appendLine(recorded, to: &bytes)
-            #expect(bytes == EventCodec.encodeLine(recorded), "signal \(index)")
+            #expect(bytes == ReferenceEventEncoder.line(recorded), "signal \(index)")
         }
     }
 

@@ -322,3 +322,18 @@ extension AppendOutcome {
         return nil
     }
 }
+
+extension Sample {
+    /// The sample as it was input: values and units as written, before conversion.
+    var input: SampleInput {
+        let inputReading: SampleInput.Reading
+        switch reading {
+        case .quantity(let quantity): inputReading = .quantity(value: quantity.inputValue, unit: quantity.inputUnit)
+        case .sleep(let stage): inputReading = .sleep(stage)
+        case .workout(let workout):
+            inputReading = .workout(WorkoutInput(activityType: workout.activityType, energy: workout.inputEnergy,
+                                                 distance: workout.inputDistance, volumeKg: workout.volumeKg))
+        }
+        return SampleInput(id: id, kind: kind, start: start, end: end, source: source, reading: inputReading)
+    }
+}

@@ -82,12 +82,4 @@ package struct BinaryReader {
         defer { index += count }
         return bytes[index..<(index + count)]
     }
-
-    /// Calls `body` with the next `count` bytes in place and moves past them;
-    /// `nil` when fewer are left.
-    package mutating func withBytes<Result>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        guard count >= 0, index + count <= bytes.count else { return nil }
-        defer { index += count }
-        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[index..<(index + count)])) }
-    }
 }

@@ -3,7 +3,7 @@
 /// A stored line is
 /// `{"v":1,"seq":N,"id":"…","type":"…","recordedAt":"…","data":{…},"crc":"xxxxxxxx"}`
 /// with the envelope members in that fixed order and `data` in canonical
-/// form (sorted keys). The CRC is added by ``StoredLine/seal(_:)``.
+/// form (sorted keys), written by ``appendLine(_:to:)``.
 package enum EventCodec {
     /// The stored format version written in `v`.
     package static let formatVersion = 1
@@ -11,116 +11,6 @@ package enum EventCodec {
     /// Why a stored line could not be decoded.
     package struct DecodeError: Error, Sendable, Equatable {
         package var reason: String
-    }
-
-    // MARK: - Encoding
-
-    /// The line for `recorded` up to, not including, `,"crc":…}` — ready to seal.
-    package static func encodeUnsealed(_ recorded: RecordedEvent, into output: inout [UInt8]) {
-        appendEnvelope(recorded, to: &output)
-        JSONWriter.write(.object(data(of: recorded.event)), into: &output)
-    }
-
-    /// The envelope of `recorded`'s line, up to and including `"data":`:
-    /// `{"v":1,"seq":N,"id":"…","type":"…","recordedAt":"…","data":`. Every
-    /// writer of a ``RecordedEvent``'s line starts with it (a prepared sample's
-    /// line, which has no ``RecordedEvent``, writes the same bytes from its parts).
-    static func appendEnvelope(_ recorded: RecordedEvent, to output: inout [UInt8]) {
-        output.appendLiteral(#"{"v":1,"seq":"#)
-        appendInteger(recorded.seq, to: &output)
-        output.appendLiteral(#","id":"#)
-        JSONWriter.writeString(recorded.id, into: &output)
-        output.appendLiteral(#","type":""#)
-        output.append(contentsOf: recorded.type.rawValue.utf8)
-        output.appendLiteral(#"","recordedAt":"#)
-        JSONWriter.writeString(recorded.recordedAt.text, into: &output)
-        output.appendLiteral(#","data":"#)
-    }
-
-    /// The complete, sealed, newline-terminated line for `recorded`, every
-    /// event through ``data(of:)``: the reference encoder.
-    ///
-    /// The log and the CLI write lines with ``appendLine(_:to:)`` (the same
-    /// bytes; samples, refresh and task events written member by member); this
-    /// is its oracle in the tests, and what writes the events it hands on
-    /// (workouts, deletions, profiles, redacted lines, the forget record).
-    package static func encodeLine(_ recorded: RecordedEvent) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(384)
-        encodeUnsealed(recorded, into: &line)
-        StoredLine.seal(&line)
-        return line
-    }
-
-    /// The `data` member of an event.
-    package static func data(of event: Event) -> JSONObject {
-        var data = JSONObject()
-        switch event.payload {
-        case .sampleIngested(let sample):
-            data["id"] = .string(sample.id)
-            data["kind"] = .string(sample.kind.rawValue)
-            data["start"] = .string(sample.start.text)
-            data["end"] = .string(sample.end.text)
-            data["source"] = .string(sample.source)
-            switch sample.reading {
-            case .quantity(let quantity):
-                data["value"] = .number(quantity.value)
-                let unit = sample.kind.canonicalUnit ?? quantity.inputUnit
-                data["unit"] = .string(unit)
-                if quantity.inputUnit != unit {
-                    data["input"] = measurementObject(quantity.inputValue, quantity.inputUnit)
-                }
-            case .sleep(let stage):
-                data["value"] = .string(stage.rawValue)
-            case .workout(let workout):
-                data["activityType"] = .string(workout.activityType)
-                if let energy = workout.energyKcal { data["energyKcal"] = .number(energy) }
-                if let distance = workout.distanceMeters { data["distanceM"] = .number(distance) }
-                if let volume = workout.volumeKg { data["volumeKg"] = .number(volume) }
-                if let input = workout.inputEnergy, input.unit != "kcal" {
-                    data["inputEnergy"] = measurementObject(input.value, input.unit)
-                }
-                if let input = workout.inputDistance, input.unit != "m" {
-                    data["inputDistance"] = measurementObject(input.value, input.unit)
-                }
-            }
-        case .sampleDeleted(let deletion):
-            data["id"] = .string(deletion.sampleID)
-            data["at"] = .string(deletion.at.text)
-        case .refreshRequested(let refresh):
-            data["source"] = .string(refresh.source.rawValue)
-            if let kind = refresh.kind { data["kind"] = .string(kind.rawValue) }
-            data["at"] = .string(refresh.at.text)
-            data["outcome"] = .string(refresh.outcome.rawValue)
-            if let reason = refresh.reason { data["reason"] = .string(reason.rawValue) }
-            data["refreshSignal"] = .number(Double(refresh.refreshSignal))
-        case .task(let task):
-            data["task"] = .string(task.task)
-            data["feature"] = .string(task.feature)
-            data["at"] = .string(task.at.text)
-            if let error = task.error { data["error"] = .string(error) }
-            if let reason = task.reason { data["reason"] = .string(reason.rawValue) }
-            if let requested = task.requestedPhase { data["requestedPhase"] = .string(requested.rawValue) }
-            if let successor = task.supersededBy { data["supersededBy"] = .string(successor) }
-        case .profileUpdated(let profile):
-            data["sleepTargetMinutes"] = .number(profile.sleepTargetMinutes)
-            data["at"] = .string(profile.at.text)
-        case .redacted(let redacted):
-            data["id"] = .string(redacted.sampleID)
-            data["redacted"] = .bool(true)
-            return data  // no eventID, no extra: nothing of the sample's content remains
-        case .dataForgotten(let record):
-            data["selectors"] = .array(record.selectors.map { .string($0) })
-            data["samples"] = .number(Double(record.samples))
-            data["events"] = .number(Double(record.events))
-        }
-        if let eventID = event.eventID { data["eventID"] = .string(eventID) }
-        if !event.extra.isEmpty { data["extra"] = .object(event.extra) }
-        return data
-    }
-
-    private static func measurementObject(_ value: Double, _ unit: String) -> JSONValue {
-        .object(JSONObject([JSONMember("unit", .string(unit)), JSONMember("value", .number(value))]))
     }
 
     // MARK: - Decoding

@@ -33,3 +33,18 @@ extension PackedUUID: JSONStringText {
         output.append(UInt8(ascii: "\""))
     }
 }
+
+/// A timestamp's canonical text (``Timestamp/canonicalText``) as a JSON
+/// string: its own text when that is canonical already, without formatting.
+struct CanonicalTimestampText: JSONStringText {
+    let timestamp: Timestamp
+
+    @inline(__always)
+    func writeQuoted(into output: inout [UInt8]) {
+        if let packed = PackedTimestamp(timestamp) {
+            packed.writeQuoted(into: &output)
+        } else {
+            timestamp.canonicalText.writeQuoted(into: &output)
+        }
+    }
+}

@@ -48,30 +48,41 @@ package enum JSONWriter {
     /// Non-finite numbers never reach the writer (input validation rejects them);
     /// if one does, it is written as `null` so the output stays valid JSON.
     package static func writeNumber(_ number: Double, into output: inout [UInt8]) {
-        // Integers (most numbers of a read model: counts, zeros of empty days) are
-        // written digit by digit, without a String: the same bytes as `formatNumber`.
+        // Integers (most numbers of a read model and of a log: counts, zeros of
+        // empty days, step counts) are written without a String: the bytes of `formatNumber`.
         if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
-            var magnitude = UInt64(abs(number))
-            if number < 0, magnitude != 0 { output.append(UInt8(ascii: "-")) }
-            var digits: (UInt64, UInt64) = (0, 0)  // up to 16 digits, the last first
-            var count = 0
-            repeat {
-                let digit = magnitude % 10
-                if count < 8 {
-                    digits.0 |= digit << (8 * UInt64(count))
-                } else {
-                    digits.1 |= digit << (8 * UInt64(count - 8))
-                }
-                count += 1
-                magnitude /= 10
-            } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) {
-                let digit = index < 8 ? (digits.0 >> (8 * UInt64(index))) & 0xFF : (digits.1 >> (8 * UInt64(index - 8))) & 0xFF
-                output.append(UInt8(ascii: "0") + UInt8(digit))
+            if number == 0 {
+                output.append(UInt8(ascii: "0"))  // also -0
+            } else if number > 0 {
+                writeInteger(Int(number), into: &output)
+            } else {
+                output.append(UInt8(ascii: "-"))
+                writeInteger(Int(-number), into: &output)
             }
             return
         }
         output.append(contentsOf: formatNumber(number).utf8)
+    }
+
+    /// Appends the decimal digits of `value`.
+    static func writeInteger(_ value: Int, into output: inout [UInt8]) {
+        guard value > 0 else {
+            output.append(contentsOf: String(value).utf8)
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                buffer[19 - count] = UInt8(rest % 10) &+ UInt8(ascii: "0")
+                rest /= 10
+                count += 1
+            }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+        }
     }
 
     /// The canonical text of a number (see ``writeNumber(_:into:)``).

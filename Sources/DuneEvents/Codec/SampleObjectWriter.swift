@@ -1,13 +1,13 @@
-/// The one writer of a quantity or sleep sample as a JSON object, member by
-/// member in UTF-8 key order, without a JSON tree: both the stored line's
-/// `data` object (``EventCodec``'s fast line writer, ``PreparedSample``) and the
-/// input line's canonical content (``IngestCommand/content`` on the fast
-/// parser, and `IngestState`'s replay of packed samples).
+/// The one writer of a quantity or sleep sample as a JSON object, without a
+/// JSON tree: both the stored line's `data` object (``EventCodec``'s line
+/// writer, ``PreparedSample``) and the input line's canonical content
+/// (``InputContent``, which the parsers and `IngestState`'s replay of packed
+/// samples use).
 ///
 /// Each text member comes in whichever form the caller holds (see
-/// ``JSONStringText``); the bytes are those ``JSONWriter`` writes for the
-/// same object (`FastEncoderTests`, `FastIngestTests` and the replay tests
-/// check them against the reference paths).
+/// ``JSONStringText``): a `String`, the bytes of the input line, or a packed
+/// timestamp or id. `EventCodecTests` checks the stored lines and
+/// `ContentIdentityTests` the content against reference builders in the tests.
 enum SampleObjectWriter {
     /// The value members: `unit` and `value` of a quantity, or a sleep stage's `value`.
     enum Reading<Text: JSONStringText> {
@@ -15,50 +15,46 @@ enum SampleObjectWriter {
         case sleep(stage: Text)
     }
 
-    /// Writes `{"end":…,"eventID":…,"extra":…,"id":…,"input":…,"kind":…,"source":…,"start":…,"type":"sample","unit":…,"value":…}`,
-    /// leaving out `eventID`, `extra` and `input` when `nil` (or empty) and
-    /// `type` unless `typeSample` (the input line has it; the stored `data` does not).
+    /// What the object is.
+    enum Form {
+        /// The stored line's `data`: with `eventID` and `extra` when present,
+        /// and `input` (the quantity as written) when its unit is not the canonical one.
+        case storedData(eventID: String?, extra: JSONObject, input: Quantity?)
+        /// The input line's content: with `"type":"sample"`, and the line's unknown members among its own.
+        case inputContent(unknown: JSONObject)
+    }
+
+    /// Writes `{"end":…,"eventID":…,"extra":…,"id":…,"input":…,"kind":…,"source":…,"start":…,"type":"sample","unit":…,"value":…}`
+    /// with the members `form` has.
     @inline(__always)
-    static func write<Text: JSONStringText>(end: some JSONStringText, eventID: String? = nil, extra: JSONObject? = nil,
-                                            id: some JSONStringText, input: Quantity? = nil, kind: some JSONStringText,
-                                            source: some JSONStringText, start: some JSONStringText, typeSample: Bool,
+    static func write<Text: JSONStringText>(_ form: Form, end: some JSONStringText, id: some JSONStringText,
+                                            kind: some JSONStringText, source: some JSONStringText, start: some JSONStringText,
                                             reading: Reading<Text>, into output: inout [UInt8]) {
-        output.appendLiteral(#"{"end":"#)
-        end.writeQuoted(into: &output)
-        if let eventID {
-            output.appendLiteral(#","eventID":"#)
-            JSONWriter.writeString(eventID, into: &output)
+        var object: CanonicalObjectWriter
+        switch form {
+        case .storedData(let eventID, let extra, let input):
+            object = CanonicalObjectWriter()
+            object.string(#""end":"#, end, into: &output)
+            object.string(#""eventID":"#, ifPresent: eventID, into: &output)
+            if !extra.isEmpty { object.value(#""extra":"#, .object(extra), into: &output) }
+            object.string(#""id":"#, id, into: &output)
+            if let input { object.measurement(#""input":"#, value: input.inputValue, unit: input.inputUnit, into: &output) }
+        case .inputContent(let unknown):
+            object = CanonicalObjectWriter(merging: unknown)
+            object.string(#""end":"#, end, into: &output)
+            object.string(#""id":"#, id, into: &output)
         }
-        if let extra, !extra.isEmpty {
-            output.appendLiteral(#","extra":"#)
-            JSONWriter.write(.object(extra), into: &output)
-        }
-        output.appendLiteral(#","id":"#)
-        id.writeQuoted(into: &output)
-        if let input {
-            output.appendLiteral(#","input":{"unit":"#)
-            JSONWriter.writeString(input.inputUnit, into: &output)
-            output.appendLiteral(#","value":"#)
-            JSONWriter.writeNumberQuickly(input.inputValue, into: &output)
-            output.append(UInt8(ascii: "}"))
-        }
-        output.appendLiteral(#","kind":"#)
-        kind.writeQuoted(into: &output)
-        output.appendLiteral(#","source":"#)
-        source.writeQuoted(into: &output)
-        output.appendLiteral(#","start":"#)
-        start.writeQuoted(into: &output)
-        if typeSample { output.appendLiteral(#","type":"sample""#) }
+        object.string(#""kind":"#, kind, into: &output)
+        object.string(#""source":"#, source, into: &output)
+        object.string(#""start":"#, start, into: &output)
+        if case .inputContent = form { object.string(#""type":"#, "sample", into: &output) }
         switch reading {
         case .quantity(let unit, let value):
-            output.appendLiteral(#","unit":"#)
-            unit.writeQuoted(into: &output)
-            output.appendLiteral(#","value":"#)
-            JSONWriter.writeNumberQuickly(value, into: &output)
+            object.string(#""unit":"#, unit, into: &output)
+            object.number(#""value":"#, value, into: &output)
         case .sleep(let stage):
-            output.appendLiteral(#","value":"#)
-            stage.writeQuoted(into: &output)
+            object.string(#""value":"#, stage, into: &output)
         }
-        output.append(UInt8(ascii: "}"))
+        object.close(into: &output)
     }
 }

@@ -1,8 +1,8 @@
 extension IngestState {
     /// Folds every event of `batch`, in order: ``evolve(with:content:)`` per
     /// event, but the input content of a packed sample (the bulk of a log) is
-    /// written straight from its row instead of through `Event.inputObject`
-    /// and a JSON tree — the same bytes, so the same digest.
+    /// written straight from its row (``InputContent``'s bytes, without a
+    /// `Sample` in between) — the same bytes, so the same digest.
     ///
     /// - Complexity: O(n) for n events.
     mutating func evolve(_ batch: EventBatch) {
@@ -34,14 +34,14 @@ extension IngestState {
         }
     }
 
-    /// `Event.inputContent` of a packed quantity or sleep sample: the members
+    /// ``Event/inputContent`` of a packed quantity or sleep sample: the members
     /// `end, id, kind, source, start, type, unit, value` (sleep: no `unit`).
     static func writeInputContent(of packed: PackedSample, source: String, into output: inout [UInt8]) {
         let kind = packed.kind
         let reading: SampleObjectWriter.Reading<String> = kind == .sleep
             ? .sleep(stage: SleepStage.packed(Int(packed.value)).rawValue)
             : .quantity(unit: kind.canonicalUnit ?? "", value: packed.value)
-        SampleObjectWriter.write(end: packed.end, id: packed.packedID, kind: kind.rawValue, source: source, start: packed.start,
-                                 typeSample: true, reading: reading, into: &output)
+        SampleObjectWriter.write(.inputContent(unknown: JSONObject()), end: packed.end, id: packed.packedID, kind: kind.rawValue,
+                                 source: source, start: packed.start, reading: reading, into: &output)
     }
 }

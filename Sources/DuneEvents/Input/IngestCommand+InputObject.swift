@@ -1,7 +1,7 @@
 // The `ingest` input line of each command type as an object (without
-// `eventID`), timestamps in their canonical spelling: what the line parser
-// validates and what idempotency compares. `SampleInput.inputObject` is the
-// sample's; `Event.inputObject` and the store's typed appends use these.
+// `eventID`), timestamps in their canonical spelling: what the store's typed
+// appends hand to the line parser to validate. `SampleInput.inputObject` is
+// the sample's.
 
 extension SampleDeletion {
     /// The `sampleDeleted` input line.

@@ -92,10 +92,10 @@ extension InputParser {
         return (.quantity(Quantity(value: canonical, inputValue: value, inputUnit: unitText)), unitText)
     }
 
-    /// Writes the canonical ``IngestCommand/content`` of a scanned line: every
-    /// member but `eventID`, keys in UTF-8 order, strings as written (they hold
-    /// no escapes), the value in ``JSONWriter``'s number form. The callers take
-    /// only lines whose timestamps are already in their canonical spelling.
+    /// Writes the canonical ``IngestCommand/content`` of a scanned line
+    /// (``InputContent``'s bytes) from the line's own bytes: its strings hold
+    /// no escapes. The callers take only lines whose timestamps are already in
+    /// their canonical spelling.
     static func writeContent(of line: ScannedSampleLine, _ c: Cursor, into content: inout [UInt8]) {
         func text(_ slice: LineSlice) -> UnescapedJSONText { UnescapedJSONText(bytes: c.bytes(slice)) }
         let reading: SampleObjectWriter.Reading<UnescapedJSONText>
@@ -106,8 +106,9 @@ extension InputParser {
         } else {
             return  // not a line `reading(of:seconds:_:)` accepts
         }
-        SampleObjectWriter.write(end: text(line.end), id: text(line.id), kind: text(line.kindText), source: text(line.source),
-                                 start: text(line.start), typeSample: true, reading: reading, into: &content)
+        SampleObjectWriter.write(.inputContent(unknown: JSONObject()), end: text(line.end), id: text(line.id),
+                                 kind: text(line.kindText), source: text(line.source), start: text(line.start),
+                                 reading: reading, into: &content)
     }
 
     /// The fast path of ``parse(_:)-(UnsafeRawBufferPointer)``: the common

@@ -3,8 +3,7 @@ extension InputParser {
     /// signal lines — `refresh` (`source`, `kind`, `at`) and `task` (`task`,
     /// `feature`, `phase`, `at`, `error`), each with an optional `eventID`, in
     /// any order, written compactly with plain strings — parsed and validated
-    /// straight from the bytes, and their canonical ``IngestCommand/content``
-    /// written directly. A long history holds one such line for every four samples.
+    /// straight from the bytes, without a JSON tree. A long history holds one such line for every four samples.
     ///
     /// Returns `nil` for anything else (unknown members, escapes, another
     /// spelling of `at`, anything that fails validation): the caller then
@@ -43,7 +42,7 @@ extension InputParser {
             guard c.expect(UInt8(ascii: "}")), c.index == c.end else { return nil }
             break
         }
-        // `at` in its canonical spelling, so that the content can hold it as written.
+        // `at` in its canonical spelling (others take the reference path).
         guard let type, let at, PackedTimestamp(canonical: c.bytes(at)) != nil, let time = Timestamp(utf8: c.bytes(at)),
               TimestampWindow.contains(time)
         else { return nil }
@@ -52,15 +51,6 @@ extension InputParser {
             guard eventID.count > 0, eventID.count <= 256, let text = c.text(eventID) else { return nil }
             eventIDText = text
         }
-        var content: [UInt8] = []
-        content.reserveCapacity(bytes.count)
-        func member(_ key: StaticString, _ slice: LineSlice) {
-            content.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            content.append(UInt8(ascii: "\""))
-            content.append(contentsOf: c.bytes(slice))
-            content.append(UInt8(ascii: "\""))
-        }
-        // Members in UTF-8 key order, as `JSONWriter` writes the canonical object.
         let intent: IngestCommand.Intent
         if StoredLineScanner.matches(c.bytes(type), "refresh") {
             guard task == nil, feature == nil, phase == nil, error == nil, let source, let sourceText = c.text(source),
@@ -73,10 +63,6 @@ extension InputParser {
             }
             guard refreshSource != .healthKitObserver || sampleKind != nil else { return nil }
             intent = .refresh(RefreshRequest(source: refreshSource, kind: sampleKind, at: time))
-            member(#"{"at":"#, at)
-            if let kind { member(#","kind":"#, kind) }
-            member(#","source":"#, source)
-            content.appendLiteral(#","type":"refresh"}"#)
         } else if StoredLineScanner.matches(c.bytes(type), "task") {
             guard source == nil, kind == nil, let task, let feature, let phase,
                   task.count > 0, task.count <= 256, feature.count > 0, feature.count <= 256,
@@ -89,15 +75,12 @@ extension InputParser {
                 errorText = text
             }
             intent = .task(TaskCommand(task: taskText, feature: featureText, phase: taskPhase, at: time, error: errorText))
-            member(#"{"at":"#, at)
-            if let error { member(#","error":"#, error) }
-            member(#","feature":"#, feature)
-            member(#","phase":"#, phase)
-            member(#","task":"#, task)
-            content.appendLiteral(#","type":"task"}"#)
         } else {
             return nil
         }
+        var content: [UInt8] = []
+        content.reserveCapacity(bytes.count)
+        InputContent.write(intent, unknown: JSONObject(), into: &content)
         return IngestCommand(intent: intent, eventID: eventIDText, extra: JSONObject(), content: content)
     }
 }

@@ -118,25 +118,10 @@ package enum InputParser {
         default:
             throw Rejection("unknown type \"\(type)\"; expected sample, sampleDeleted, refresh, task or profile")
         }
-        // Content identity is on parsed values: timestamps in their canonical
-        // spelling (`Z` = `+00:00`, `.5` = `.500`), numbers in one format.
-        // Strings stay as written, so this is not `Event.inputContent` (built
-        // from the typed values): an enumeration value spelled with a canonical
-        // equivalent (U+212A for the `K` of `healthKitObserver`) differs there;
-        // `ContentIdentityTests` checks all other input and records that case.
-        var canonical = object.removing(["eventID"])
-        switch intent {
-        case .sample(let sample):
-            canonical["start"] = .string(sample.start.canonicalText)
-            canonical["end"] = .string(sample.end.canonicalText)
-        case .deleteSample(let deletion): canonical["at"] = .string(deletion.at.canonicalText)
-        case .refresh(let refresh): canonical["at"] = .string(refresh.at.canonicalText)
-        case .task(let task): canonical["at"] = .string(task.at.canonicalText)
-        case .profile(let profile): canonical["at"] = .string(profile.at.canonicalText)
-        }
+        let unknown = fields.unread
         var content: [UInt8] = []
-        JSONWriter.write(.object(canonical), into: &content)
-        return IngestCommand(intent: intent, eventID: eventID, extra: fields.unread, content: content)
+        InputContent.write(intent, unknown: unknown, into: &content)
+        return IngestCommand(intent: intent, eventID: eventID, extra: unknown, content: content)
     }
 
     // MARK: - Samples

@@ -63,10 +63,11 @@ extension InputParser {
         case .workout:
             return nil
         }
-        SampleObjectWriter.write(end: UnescapedJSONText(bytes: c.bytes(line.end)), eventID: eventID,
-                                 id: UnescapedJSONText(bytes: c.bytes(line.id)), input: input,
-                                 kind: UnescapedJSONText(bytes: c.bytes(line.kindText)), source: UnescapedJSONText(bytes: c.bytes(line.source)),
-                                 start: UnescapedJSONText(bytes: c.bytes(line.start)), typeSample: false, reading: value, into: &data)
+        SampleObjectWriter.write(.storedData(eventID: eventID, extra: JSONObject(), input: input),
+                                 end: UnescapedJSONText(bytes: c.bytes(line.end)), id: UnescapedJSONText(bytes: c.bytes(line.id)),
+                                 kind: UnescapedJSONText(bytes: c.bytes(line.kindText)),
+                                 source: UnescapedJSONText(bytes: c.bytes(line.source)),
+                                 start: UnescapedJSONText(bytes: c.bytes(line.start)), reading: value, into: &data)
         return PreparedSample(content: content, key: key, id: id, eventID: eventID, data: first..<data.count)
     }
 }

@@ -86,8 +86,8 @@ public struct WorkoutInput: Sendable, Hashable {
 
 extension SampleInput {
     /// The `ingest` input line of this sample as an object (without
-    /// `eventID`), timestamps in their canonical spelling: what the line
-    /// parser validates, and what idempotency compares.
+    /// `eventID`), timestamps in their canonical spelling: what the store's
+    /// typed appends hand to the line parser to validate.
     package var inputObject: JSONObject {
         var object = JSONObject()
         object["type"] = .string("sample")
@@ -115,20 +115,5 @@ extension SampleInput {
             if let volume = workout.volumeKg { object["volumeKg"] = .number(volume) }
         }
         return object
-    }
-}
-
-extension Sample {
-    /// The sample as it was input: values and units as written, before conversion.
-    package var input: SampleInput {
-        let inputReading: SampleInput.Reading
-        switch reading {
-        case .quantity(let quantity): inputReading = .quantity(value: quantity.inputValue, unit: quantity.inputUnit)
-        case .sleep(let stage): inputReading = .sleep(stage)
-        case .workout(let workout):
-            inputReading = .workout(WorkoutInput(activityType: workout.activityType, energy: workout.inputEnergy,
-                                                 distance: workout.inputDistance, volumeKg: workout.volumeKg))
-        }
-        return SampleInput(id: id, kind: kind, start: start, end: end, source: source, reading: inputReading)
     }
 }

@@ -39,12 +39,13 @@ package enum StoredLine {
 
     /// Appends the CRC trailer and the newline to an encoded line.
     ///
-    /// - Parameter bytes: On input, `P`: the line without its closing `}`
-    ///   (see the byte contract above). On output, `P + ,"crc":"H"}` + `\n`,
-    ///   ready to append to the log.
-    package static func seal(_ bytes: inout [UInt8]) {
-        let crc = CRC32.checksum(bytes)
-        bytes.reserveCapacity(bytes.count + trailerLength + 1)
+    /// - Parameters:
+    ///   - bytes: On input, `P` from `start` on: the line without its closing
+    ///     `}` (see the byte contract above). On output, `P + ,"crc":"H"}` +
+    ///     `\n`, ready to append to the log.
+    ///   - start: where the line starts in `bytes` (lines before it are left alone).
+    package static func seal(_ bytes: inout [UInt8], from start: Int = 0) {
+        let crc = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         bytes.append(contentsOf: crcMarker)
         CRC32.appendHex(crc, to: &bytes)
         bytes.append(contentsOf: closing)

@@ -33,6 +33,8 @@ enum ShowCommandLine {
             Terminal.out(bytes: line)
             return .success
         }
+        var data: [UInt8] = []
+        EventCodec.appendData(of: event.event, to: &data)
         var text = """
         seq         \(event.seq)
         type        \(event.type.rawValue)
@@ -40,7 +42,7 @@ enum ShowCommandLine {
         recordedAt  \(event.recordedAt.text)
         when        \(EventFormatting.hasOwnDate(event) ? "\(event.occurredAt.text) (day \(event.occurredAt.localDate))" : "- (no date of its own: see recordedAt)")
         summary     \(EventFormatting.detail(event))
-        data        \(JSONWriter.string(.object(EventCodec.data(of: event.event))))
+        data        \(String(decoding: data, as: UTF8.self))
 
         """
         if case .sampleIngested(let sample) = event.payload {

@@ -6,9 +6,6 @@ import DuneProjections
 /// data is escaped with ``HTMLText/escape(_:)``. No clock: the same log gives
 /// the same bytes.
 enum HTMLReport {
-    /// The chart ids, in page order (tests look for them).
-    static let chartIDs = ["chart-readiness", "chart-hrv", "chart-sleep", "chart-weekly", "chart-load"]
-
     /// Marks a page this command wrote, so `forget --out DIR` knows it may re-render it.
     static let generatorMark = #"<meta name="generator" content="dune-replay report">"#
 

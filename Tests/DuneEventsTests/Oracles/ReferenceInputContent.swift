@@ -1,0 +1,31 @@
+@testable import DuneEvents
+
+/// The reference builder of an input line's canonical content, kept in the
+/// tests as the oracle of `InputContent` (`ContentIdentityTests`): the line's
+/// parsed JSON object as written, without `eventID`, its timestamps respelled
+/// canonically (`Z` = `+00:00`, `.5` = `.500`), written by `JSONWriter`.
+/// It reads the members from the parsed object, not from the validated
+/// values the product builds the content from.
+enum ReferenceInputContent {
+    /// The content of `line`, which the parser accepted as `command`.
+    static func content(of line: String, command: IngestCommand) throws -> [UInt8] {
+        let value = try Array(line.utf8).withUnsafeBytes { try JSONParser.parse($0) }
+        guard case .object(let object) = value else { throw Unexpected() }
+        var canonical = object.removing(["eventID"])
+        // The members the command's type reads as timestamps (another is an unknown member, kept as written).
+        let timestamps: [String]
+        switch command.intent {
+        case .sample: timestamps = ["start", "end"]
+        case .deleteSample, .refresh, .task, .profile: timestamps = ["at"]
+        }
+        for key in timestamps {
+            guard case .string(let text)? = canonical[key] else { throw Unexpected() }
+            canonical[key] = .string(try Timestamp(parsing: text).canonicalText)
+        }
+        var bytes: [UInt8] = []
+        JSONWriter.write(.object(canonical), into: &bytes)
+        return bytes
+    }
+
+    struct Unexpected: Error {}
+}
