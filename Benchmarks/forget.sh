@@ -14,16 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
-swift build -c release --scratch-path .build-perf --product dune-replay >/dev/null
-DUNE=$PWD/.build-perf/release/dune-replay
-DATA=Benchmarks/.data
-mkdir -p "$DATA"
-LOG=$DATA/long-history.jsonl
-if [ ! -f "$LOG" ]; then
-    $DUNE generate --days 8300 --seed 1 > "$DATA/long-history-input.jsonl"
-    $DUNE ingest --log "$LOG" "$DATA/long-history-input.jsonl" >/dev/null
-fi
-command -v /usr/bin/time >/dev/null || { echo "GNU time is needed (apt-get install time)" >&2; exit 1; }
+source Benchmarks/long-history.sh
 
 python3 - "$DUNE" "$LOG" "$DATA" "$RUNS" <<'PY'
 import os, shutil, statistics, subprocess, sys, tempfile, time

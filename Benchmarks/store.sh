@@ -11,18 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
-swift build -c release --scratch-path .build-perf --product dune-replay >/dev/null
+source Benchmarks/long-history.sh
 swift build -c release --package-path Benchmarks/StoreBench >/dev/null
-DUNE=.build-perf/release/dune-replay
 BENCH=Benchmarks/StoreBench/.build/release/StoreBench
-DATA=Benchmarks/.data
-mkdir -p "$DATA"
-LOG=$DATA/long-history.jsonl
-if [ ! -f "$LOG" ]; then
-    $DUNE generate --days 8300 --seed 1 > "$DATA/long-history-input.jsonl"
-    $DUNE ingest --log "$LOG" "$DATA/long-history-input.jsonl" >/dev/null
-fi
-command -v /usr/bin/time >/dev/null || { echo "GNU time is needed (apt-get install time)" >&2; exit 1; }
 
 # measure LABEL COMMAND…: RUNS runs; wall min/median/max and the largest peak RSS.
 measure() {
