@@ -515,10 +515,6 @@ package enum LogEraser {
         }
         return erasure
     }
-    private static func damage(_ reason: String, path: String, line: Int, offset: Int) -> DuneEventsError {
-        DuneEventsError(.corruptLog, "\(reason); forget changes nothing in a damaged log. Run 'dune-replay verify' to see every problem, and restore the log from a backup or cut it at the last good line",
-                        location: .init(path: path, line: line, byteOffset: offset))
-    }
 
     // MARK: - Files
 

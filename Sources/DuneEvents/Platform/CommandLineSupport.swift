@@ -104,14 +104,4 @@ package enum FolderContents {
         guard let read else { return nil }
         return Array(bytes[..<read])
     }
-
-    /// Deletes `path` and syncs its directory; a missing file is not an error.
-    package static func remove(_ path: String) throws(DuneEventsError) {
-        do throws(Errno) {
-            try FileSystem.remove(path)
-            try FileSystem.syncDirectory(FileSystem.parentDirectory(of: path))
-        } catch {
-            throw DuneEventsError(error, during: .remove, path: path)
-        }
-    }
 }
