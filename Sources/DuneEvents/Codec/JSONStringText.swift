@@ -15,8 +15,13 @@ extension String: JSONStringText {
     }
 }
 
-extension PackedTimestamp: JSONStringText {
-    /// The canonical text (``Timestamp/canonicalText``), which needs no escaping.
+/// Text that never needs escaping: written between quotes as it is.
+protocol EscapeFreeJSONText: JSONStringText {
+    /// Appends the text, without quotes.
+    func write(into output: inout [UInt8])
+}
+
+extension EscapeFreeJSONText {
     @inline(__always)
     func writeQuoted(into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
@@ -25,14 +30,10 @@ extension PackedTimestamp: JSONStringText {
     }
 }
 
-extension PackedUUID: JSONStringText {
-    @inline(__always)
-    func writeQuoted(into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        write(into: &output)
-        output.append(UInt8(ascii: "\""))
-    }
-}
+/// The canonical text (``Timestamp/canonicalText``).
+extension PackedTimestamp: EscapeFreeJSONText {}
+
+extension PackedUUID: EscapeFreeJSONText {}
 
 /// A timestamp's canonical text (``Timestamp/canonicalText``) as a JSON
 /// string: its own text when that is canonical already, without formatting.

@@ -1,13 +1,11 @@
 /// The bytes of a JSON string that need no escaping — a string member the fast
 /// scanner took from an input line (it takes none with escapes) — copied
 /// between quotes as they are.
-struct UnescapedJSONText: JSONStringText {
+struct UnescapedJSONText: EscapeFreeJSONText {
     let bytes: UnsafeRawBufferPointer
 
     @inline(__always)
-    func writeQuoted(into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
+    func write(into output: inout [UInt8]) {
         output.append(contentsOf: bytes)
-        output.append(UInt8(ascii: "\""))
     }
 }
