@@ -90,9 +90,15 @@ enum ForgetCommandLine {
         for warning in report.warnings { Terminal.err(warning + "\n") }
 
         var folders: [FolderResult] = []
-        if !dryRun, report.samples > 0 {
-            for directory in arguments.all("--out") {
-                folders.append(try await tidy(directory, log: path))
+        let directories = arguments.all("--out")
+        if !dryRun, report.samples > 0, !directories.isEmpty {
+            // One replay of the new log for every folder, and one report page, rendered when a folder has one.
+            let projections = ProjectionSet(ProjectionName.allCases)
+            _ = try await Replayer.replay(try LogReader(path: path), range: LogReader.Range(), into: projections) { _ in }
+            let files = await projections.files()
+            var page: String?
+            for directory in directories {
+                folders.append(try await tidy(directory, files: files, page: &page, log: path))
             }
         }
         if arguments.flag("--json") {
@@ -162,18 +168,17 @@ enum ForgetCommandLine {
 
     // MARK: - Read-model folders
 
-    /// Rebuilds the read models in `directory`, re-renders the HTML reports this
-    /// tool wrote there, and lists every other file as left untouched.
-    static func tidy(_ directory: String, log: String) async throws -> FolderResult {
+    /// Writes the read models `files` (of the new log) into `directory`, re-renders
+    /// the HTML reports this tool wrote there, and lists every other file as left untouched.
+    ///
+    /// - Parameter page: the report page of the new log; rendered by the first
+    ///   folder that holds a report and reused by the others.
+    static func tidy(_ directory: String, files: [ReadModelFile], page: inout String?, log: String) async throws -> FolderResult {
         var result = FolderResult(directory: directory)
-        let projections = ProjectionSet(ProjectionName.allCases)
-        _ = try await Replayer.replay(try LogReader(path: log), range: LogReader.Range(), into: projections) { _ in }
-        let files = await projections.files()
         try RebuildCommandLine.write(files, to: directory)
         result.rebuilt = files.map(\.fileName)
         let modelNames = Set(files.map(\.fileName))
         let mark = Array(HTMLReport.generatorMark.utf8)
-        var page: String?
         for name in FolderContents.names(in: directory) ?? [] where !modelNames.contains(name) {
             let file = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             if let head = FolderContents.prefix(of: file, count: 1024), contains(head, mark) {
