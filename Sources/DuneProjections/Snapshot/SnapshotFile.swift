@@ -242,10 +242,12 @@ package enum SnapshotFile {
         guard let readiness = projections.readiness, let trends = projections.trends, let syncStatus = projections.syncStatus else {
             return false
         }
-        let snapshot = ProjectionSnapshot(readiness: await readiness.state, trends: await trends.state, syncStatus: await syncStatus.state)
+        let (readinessState, trendsState, syncStatusState) = (await readiness.state, await trends.state, await syncStatus.state)
         return (try? await DispatchQueueExecutor(label: "dune.snapshot-write").run { () throws(DuneEventsError) -> Bool in
             let log = try LogFile.openForAppend(path: logPath, create: false, lock: .failIfLocked)
             defer { try? log.close() }
+            // Built only once the lock is known to be free, on this thread, not the caller's.
+            let snapshot = ProjectionSnapshot(readiness: readinessState, trends: trendsState, syncStatus: syncStatusState)
             guard let stamp = LogStamp.atEnd(of: log, size: try log.size, lastSeq: snapshot.throughSeq) else { return false }
             try write(snapshot, at: stamp, logPath: logPath)
             return true
