@@ -53,10 +53,6 @@ package struct DaySampleHistory: Sendable {
         }
     }
 
-    /// FNV-1a over the id's UTF-8 bytes: a fixed function, the same in every process.
-    private static func hash(_ id: String) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return hash
-    }
+    /// The id's 64-bit sample-key hash, the same in every process.
+    private static func hash(_ id: String) -> UInt64 { SampleKey(id).hash64 }
 }

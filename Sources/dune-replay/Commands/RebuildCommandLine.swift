@@ -137,7 +137,7 @@ enum RebuildCommandLine {
             case .readiness:
                 files.append(profile(ReadinessProjection.self, read.batches, rows: &rows) { $0.reserveCapacity(samples: samples) })
             case .trends:
-                files.append(profile(TrendsProjection.self, read.batches, rows: &rows) { $0.reserveCapacity(samples: samples) })
+                break  // never reached: with trends selected, profileSharingTrends built it
             case .weeklyStats:
                 files.append(profile(WeeklyStatsProjection.self, read.batches, rows: &rows) { $0.reserveCapacity(samples: samples) })
             case .syncStatus:
