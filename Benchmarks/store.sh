@@ -6,7 +6,8 @@
 #   Benchmarks/store.sh          # RUNS=3
 #
 # Builds dune-replay (release, .build-perf) and Benchmarks/StoreBench (release),
-# generates the log once into Benchmarks/.data/long-history.jsonl, and prints
+# generates the log once into Benchmarks/.data/log-long-1M.jsonl (the file of
+# run.sh's long 1M rows), and prints
 # each figure min / median / max with peak RSS (GNU time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
