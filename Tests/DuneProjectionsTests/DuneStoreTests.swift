@@ -5,7 +5,7 @@ import DuneFixtures
 @testable import DuneProjections
 
 /// `DuneStore` as an app uses it: typed appends, outcomes, read models equal to
-/// a rebuild, updates, suspend/resume, cancellation.
+/// a rebuild, updates, cancellation.
 @Suite struct DuneStoreTests {
     // MARK: - Fixtures
 
@@ -237,30 +237,6 @@ import DuneFixtures
 
     // MARK: - Suspend, resume, cancellation
 
-    @Test func suspendReleasesTheLockAndResumeFoldsWhatOthersAppended() async throws {
-        try await Self.withDirectory { directory in
-            let path = directory + "/events.jsonl"
-            let store = try await DuneStore.open(at: path)
-            _ = try await store.append(Self.hrv("a", "2026-03-02T06:00:00Z", 50))
-            await store.suspend()
-            await #expect(throws: DuneEventsError.self) { try await store.append(Self.hrv("b", "2026-03-03T06:00:00Z", 51)) }
-            #expect(await store.readiness.days.count == 1)
-
-            // Another writer (an app extension) appends while the app is suspended.
-            let other = try EventLog(path: path)
-            _ = try await other.ingest([try InputParser.parse(#"{"type":"sample","kind":"hrv","id":"c","start":"2026-03-04T06:00:00Z","end":"2026-03-04T06:01:00Z","value":52,"unit":"ms","source":"Watch"}"#)])
-            await other.close()
-
-            var updates = store.updates.makeAsyncIterator()
-            try await store.resume()
-            #expect(await updates.next()?.throughSeq == 2)
-            #expect(try await store.append(Self.hrv("b", "2026-03-03T06:00:00Z", 51)) == .appended(seq: 3))
-            let rebuilt = try await Self.rebuiltFiles(path)
-            #expect(await Self.files(of: store) == rebuilt)
-            await store.close()
-        }
-    }
-
     @Test func aCancelledOpenThrowsCancellationAndReleasesTheLock() async throws {
         try await Self.withDirectory { directory in
             let path = directory + "/events.jsonl"
@@ -279,39 +255,21 @@ import DuneFixtures
         }
     }
 
-    @Test func aCancelledResumeLeavesTheStoreSuspendedAndItsModelsUnchanged() async throws {
+    @Test func anIdleStoreHoldsNoLockAndAnotherWriterGetsItAtOnce() async throws {
         try await Self.withDirectory { directory in
             let path = directory + "/events.jsonl"
             let store = try await DuneStore.open(at: path)
             _ = try await store.append(Self.hrv("a", "2026-03-02T06:00:00Z", 50))
-            await store.suspend()
-            let other = try EventLog(path: path)
-            _ = try await other.ingest([try InputParser.parse(#"{"type":"profile","sleepTargetMinutes":400,"at":"2026-03-02T06:00:00Z"}"#)])
-            await other.close()
-            let before = await Self.files(of: store)
-            let resuming = Task {
-                withUnsafeCurrentTask { $0?.cancel() }
-                try await store.resume()
-            }
-            await #expect(throws: CancellationError.self) { try await resuming.value }
-            #expect(await Self.files(of: store) == before)
-            await #expect(throws: DuneEventsError.self) { try await store.append(Self.hrv("b", "2026-03-03T06:00:00Z", 51)) }
-            try await store.resume()
-            #expect(await store.throughSeq == 2)
-            await store.close()
-        }
-    }
-
-    @Test func aSecondStoreOnTheSameLogIsRefusedWhileTheFirstIsOpen() async throws {
-        try await Self.withDirectory { directory in
-            let path = directory + "/events.jsonl"
-            let store = try await DuneStore.open(at: path)
-            await #expect { try await DuneStore.open(at: path) } throws: { error in
-                (error as? DuneEventsError)?.code == .logLocked
-            }
-            await store.close()
+            // Another process would ask with LOCK_NB: another open file description, refused at once if held.
+            let other = try LogFile.openForAppend(path: path, create: false, lock: .deferred)
+            #expect(try other.tryLock())
+            other.unlock()
+            try other.close()
             let again = try await DuneStore.open(at: path)
+            #expect(try await again.append(Self.hrv("b", "2026-03-03T06:00:00Z", 51)) == .appended(seq: 2))
+            #expect(await store.throughSeq == 2)
             await again.close()
+            await store.close()
         }
     }
 }

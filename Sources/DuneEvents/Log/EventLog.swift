@@ -33,8 +33,15 @@ package actor EventLog {
     /// How to open the log.
     package struct Options: Sendable {
         package var durability: Durability
-        /// Wait for another writer to finish instead of failing with `logLocked`.
-        package var waitForLock: Bool
+        /// How long taking the writer lock waits for another writer (on open,
+        /// or before each write with ``locksPerWrite``) before failing with `logLocked`.
+        package var lockWait: LockWait
+        /// Hold the writer lock only while a write runs (an append, a forget,
+        /// a checkpoint), not from open to close: a store's way, so that an
+        /// idle app holds no lock and other processes may write meanwhile.
+        /// Before each write the log folds what other writers appended since
+        /// it last read, and follows a log another process replaced (`forget`).
+        package var locksPerWrite: Bool
         /// Create the file when it does not exist.
         package var create: Bool
         /// Keep `<log>.checkpoint` (see ``EventLog``) once this many bytes of the
@@ -50,11 +57,12 @@ package actor EventLog {
         /// the lines after the checkpoint are then checked at that first call.
         package var defersState: Bool
 
-        package init(durability: Durability = .batch, waitForLock: Bool = false, create: Bool = true,
-                    checkpointBytes: Int? = EventLog.defaultCheckpointBytes, protection: FileProtection = .default,
-                    defersState: Bool = false) {
+        package init(durability: Durability = .batch, lockWait: LockWait = .never, locksPerWrite: Bool = false,
+                     create: Bool = true, checkpointBytes: Int? = EventLog.defaultCheckpointBytes,
+                     protection: FileProtection = .default, defersState: Bool = false) {
             self.durability = durability
-            self.waitForLock = waitForLock
+            self.lockWait = lockWait
+            self.locksPerWrite = locksPerWrite
             self.create = create
             self.checkpointBytes = checkpointBytes
             self.protection = protection
@@ -80,6 +88,8 @@ package actor EventLog {
     package struct BatchResult: Sendable {
         package var results: [CommandResult]
         package var appended: [RecordedEvent]
+        /// Where the log ended before this batch (its first line's offset) and after it.
+        package var byteRange: Range<Int>
     }
 
     package nonisolated let path: String
@@ -126,15 +136,16 @@ package actor EventLog {
         self.path = path
         self.options = options
         self.executor = DispatchQueueExecutor(label: "dune.event-log")
-        let file = try LogFile.openForAppend(path: path, create: options.create, lock: options.waitForLock ? .wait : .failIfLocked,
-                                             protection: options.protection)
-        var warnings = try LogEraser.recover(path: path)
-        switch try file.quarantineTornTail() {
-        case .intact: break
-        case .quarantined(let report): warnings.append("warning: \(path): \(report)")
-        case .damaged(let offset):
-            throw DuneEventsError(.corruptLog, "the log is damaged before its last line; appends are refused. Run 'dune-replay verify' to see where, and restore the log from a backup or cut it at the last good line",
-                                  location: .init(path: path, byteOffset: offset))
+        let file = try Self.openLocked(path: path, options: options, isCancelled: isCancelled)
+        var warnings: [String] = []
+        if options.locksPerWrite {
+            // Recovery must write: only then, and only briefly, take the lock on open.
+            if try Self.needsRecovery(file), try file.lock(options.lockWait, isCancelled: isCancelled) {
+                defer { file.unlock() }
+                warnings = try Self.recover(file)
+            }
+        } else {
+            warnings = try Self.recover(file)
         }
         self.warnings = warnings
         if options.defersState {
@@ -150,6 +161,129 @@ package actor EventLog {
         self.size = loaded.size
         self.checkpointedBytes = loaded.checkpointedBytes
         self.file = file
+    }
+
+    /// Opens the log for appending; holding its lock unless ``Options/locksPerWrite``.
+    private static func openLocked(path: String, options: Options, isCancelled: () -> Bool) throws(DuneEventsError) -> LogFile {
+        for _ in 0..<LogFile.maximumReopens {
+            let file = try LogFile.openForAppend(path: path, create: options.create, lock: .deferred, protection: options.protection)
+            if options.locksPerWrite { return file }
+            guard try file.lock(options.lockWait, isCancelled: isCancelled) else {
+                throw DuneEventsError(.closed, "the open was cancelled", location: .init(path: path))
+            }
+            // `flock` belongs to an inode, not a path: while this writer waited, the log may
+            // have been replaced (`forget` renames a rewritten log over it). Append only to
+            // the file the path names now: otherwise drop this one and open the path again.
+            if file.isStillAtItsPath { return file }
+        }
+        throw DuneEventsError(.io, "log '\(path)' was replaced \(LogFile.maximumReopens) times while this writer waited for its lock",
+                              location: .init(path: path))
+    }
+
+    /// Whether a crashed writer left something to repair: an interrupted
+    /// forget's files, or a last line without its `\n`.
+    private static func needsRecovery(_ file: LogFile) throws(DuneEventsError) -> Bool {
+        if LogEraser.interruptedJobWarning(path: file.path) != nil { return true }
+        let size = try file.size
+        guard size > 0 else { return false }
+        var last: UInt8 = 0
+        let read = try withUnsafeMutableBytes(of: &last) { buffer throws(DuneEventsError) in try file.read(into: buffer, at: size - 1) }
+        return read != 1 || last != UInt8(ascii: "\n")
+    }
+
+    /// Finishes an interrupted forget and moves a torn last line aside; the
+    /// caller holds the writer lock.
+    /// - Returns: A warning per repair.
+    /// - Throws: `corruptLog` when the log is damaged before its last line.
+    private static func recover(_ file: LogFile) throws(DuneEventsError) -> [String] {
+        var warnings = try LogEraser.recover(path: file.path)
+        switch try file.quarantineTornTail() {
+        case .intact: break
+        case .quarantined(let report): warnings.append("warning: \(file.path): \(report)")
+        case .damaged(let offset):
+            throw DuneEventsError(.corruptLog, "the log is damaged before its last line; appends are refused until it is repaired or restored from a backup",
+                                  location: .init(path: file.path, byteOffset: offset))
+        }
+        return warnings
+    }
+
+    // MARK: - Writing with the lock (locksPerWrite)
+
+    /// Starts a write: with ``Options/locksPerWrite``, takes the lock, opens
+    /// the file the path names now if another process replaced the log, repairs
+    /// what a crashed writer left, and folds into the deciders' state what other
+    /// writers appended since this log last read. Without it, only rebuilds a
+    /// deferred state.
+    ///
+    /// - Returns: `false` when `isCancelled` ended the wait for the lock.
+    private func beginWrite(isCancelled: () -> Bool) throws(DuneEventsError) -> Bool {
+        guard options.locksPerWrite else {
+            try loadDeferredState()
+            return true
+        }
+        for _ in 0..<LogFile.maximumReopens {
+            guard let file else { throw closedAfterError() }
+            guard try file.lock(options.lockWait, isCancelled: isCancelled) else { return false }
+            if file.isStillAtItsPath {
+                do {
+                    try catchUpHoldingLock(file)
+                } catch {
+                    file.unlock()
+                    throw error
+                }
+                return true
+            }
+            // Replaced (another process's forget) or removed: the path names another file now.
+            try? file.close()
+            self.file = try LogFile.openForAppend(path: path, create: options.create, lock: .deferred, protection: options.protection)
+            state = IngestState()
+            stateIsLoaded = false
+            size = 0
+            checkpointedBytes = 0
+        }
+        throw DuneEventsError(.io, "log '\(path)' was replaced \(LogFile.maximumReopens) times while this writer waited for its lock",
+                              location: .init(path: path))
+    }
+
+    /// Runs `body` holding the writer lock when it is free right now (with
+    /// ``Options/locksPerWrite``; without it the lock is always held); skips it otherwise.
+    /// - Returns: Whether `body` ran.
+    @discardableResult
+    package func whileLockIsFree(_ body: () -> Void) -> Bool {
+        guard let file else { return false }
+        if !options.locksPerWrite {
+            body()
+            return true
+        }
+        guard (try? file.tryLock()) == true else { return false }
+        defer { file.unlock() }
+        body()
+        return true
+    }
+
+    /// Ends a write begun by ``beginWrite(isCancelled:)``: gives the lock back.
+    private func endWrite() {
+        if options.locksPerWrite { file?.unlock() }
+    }
+
+    /// Brings the deciders' state up to the file's end; the caller holds the lock.
+    private func catchUpHoldingLock(_ file: LogFile) throws(DuneEventsError) {
+        let current = try file.size
+        guard current != size || !stateIsLoaded else { return }
+        // A crashed writer's torn tail, or an interrupted forget's files.
+        if try Self.needsRecovery(file) { warnings += try Self.recover(file) }
+        let end = try file.size
+        if end < size {
+            // Another writer rolled back a failed batch this log had already read: start over.
+            state = IngestState()
+            stateIsLoaded = false
+        }
+        guard stateIsLoaded else {
+            try loadDeferredState()
+            return
+        }
+        let start = LogReader.Resumption(offset: size, expectedSeq: state.lastSeq + 1)
+        size = try Self.replay(file, into: &state, from: start).validBytes
     }
 
     /// The deciders' state of `file`: from `<log>.checkpoint` when it matches,
@@ -232,9 +366,10 @@ package actor EventLog {
     ///   deciders' state.
     package func forget(_ selection: ForgetSelection, dryRun: Bool,
                         step: (@Sendable (LogEraser.Step) -> Void)? = nil,
-                        availableBytes: Int64? = nil) throws(DuneEventsError) -> ForgetReport {
+                        availableBytes: Int64? = nil, isCancelled: () -> Bool = { false }) throws(DuneEventsError) -> ForgetReport {
         // The new log's state is derived from the old one: rebuild a deferred state first (a dry run needs none).
-        if !dryRun { try loadDeferredState() }
+        guard try beginWrite(isCancelled: isCancelled) else { throw cancelledWhileWaiting() }
+        defer { endWrite() }
         guard let file else {
             throw closedAfterError()
         }
@@ -262,6 +397,11 @@ package actor EventLog {
         self.checkpointedBytes = 0
         self.file = newFile
         return outcome.report
+    }
+
+    /// Why a write fails when its task was cancelled while it waited for the lock.
+    private func cancelledWhileWaiting() -> DuneEventsError {
+        DuneEventsError(.closed, "the write was cancelled while it waited for the log's lock; nothing was appended", location: .init(path: path))
     }
 
     /// Why a call fails once a failed write, fsync or forget closed the log.
@@ -312,9 +452,10 @@ package actor EventLog {
     ///
     /// - Parameter atomic: when true and any command is a `conflict`, nothing
     ///   of the batch is appended (the results still say what each would be).
-    package func ingest(_ commands: [IngestCommand], atomic: Bool = false) throws(DuneEventsError) -> BatchResult {
-        let outcome = try ingest(items: commands.map { .command($0) }, data: [], atomic: atomic)
-        return BatchResult(results: outcome.results, appended: outcome.events)
+    package func ingest(_ commands: [IngestCommand], atomic: Bool = false,
+                        isCancelled: () -> Bool = { false }) throws(DuneEventsError) -> BatchResult {
+        let outcome = try ingest(items: commands.map { .command($0) }, data: [], atomic: atomic, isCancelled: isCancelled)
+        return BatchResult(results: outcome.results, appended: outcome.events, byteRange: outcome.byteRange)
     }
 
     /// One line of a batch for ``ingest(items:data:atomic:)``.
@@ -334,6 +475,8 @@ package actor EventLog {
         package var appendedCount: Int
         package var firstSeq: Int?
         package var lastSeq: Int?
+        /// Where the log ended before this batch and after it.
+        package var byteRange: Range<Int> = 0..<0
     }
 
     /// A line to encode, in log order.
@@ -344,11 +487,19 @@ package actor EventLog {
 
     /// ``ingest(_:atomic:)`` for a batch mixing prepared samples and commands:
     /// the same decisions, the same bytes in the log, one write and one fsync.
-    package func ingest(items: [IngestItem], data: [UInt8], atomic: Bool) throws(DuneEventsError) -> ItemsResult {
-        try loadDeferredState()
+    ///
+    /// With ``Options/locksPerWrite`` the call takes the lock first (see
+    /// ``Options/lockWait``) and gives it back before it returns; when
+    /// `isCancelled` ends that wait it throws `closed` ("cancelled") and
+    /// appends nothing.
+    package func ingest(items: [IngestItem], data: [UInt8], atomic: Bool,
+                        isCancelled: () -> Bool = { false }) throws(DuneEventsError) -> ItemsResult {
+        guard try beginWrite(isCancelled: isCancelled) else { throw cancelledWhileWaiting() }
+        defer { endWrite() }
         guard let file else {
             throw closedAfterError()
         }
+        let sizeBefore = size
         // Decide on a uniquely referenced state so its dictionaries are updated in
         // place: copying them per batch would make ingest quadratic in the log's size.
         // Only an atomic batch keeps the old state, to fall back to on a conflict.
@@ -393,7 +544,8 @@ package actor EventLog {
             }
         }
         if atomic, results.contains(where: { $0.outcome == .conflict }) {
-            return ItemsResult(results: results, events: [], appendedCount: 0, firstSeq: nil, lastSeq: nil)
+            return ItemsResult(results: results, events: [], appendedCount: 0, firstSeq: nil, lastSeq: nil,
+                               byteRange: sizeBefore..<sizeBefore)
         }
         var parts = encodeBuffers
         encodeBuffers = []
@@ -411,7 +563,8 @@ package actor EventLog {
         // A long session keeps a recent checkpoint too, in large steps (writing one costs a pass over the state).
         checkpointIfBehind(by: 512 << 20)
         return ItemsResult(results: results, events: events, appendedCount: lines.count,
-                           firstSeq: lines.isEmpty ? nil : firstSeq, lastSeq: lines.isEmpty ? nil : state.lastSeq)
+                           firstSeq: lines.isEmpty ? nil : firstSeq, lastSeq: lines.isEmpty ? nil : state.lastSeq,
+                           byteRange: sizeBefore..<size)
     }
 
     /// The stored lines of `lines`, back to back over `parts` (buffers of an
@@ -503,7 +656,15 @@ package actor EventLog {
     /// log has grown by ``Options/checkpointBytes`` since the last one.
     /// Further calls throw.
     package func close() {
-        checkpointIfBehind(by: 0)
+        if options.locksPerWrite {
+            // Only a writer holding the lock writes the checkpoint; a busy lock skips it.
+            if let file, (try? file.tryLock()) == true {
+                if file.isStillAtItsPath, (try? file.size) == size { checkpointIfBehind(by: 0) }
+                file.unlock()
+            }
+        } else {
+            checkpointIfBehind(by: 0)
+        }
         try? file?.close()
         file = nil
     }

@@ -30,6 +30,9 @@ package final class LogFile: Sendable {
         case failIfLocked
         /// Block until the other writer closes the log.
         case wait
+        /// Take no lock now: the caller takes it around each write
+        /// (``lock(_:isCancelled:)``, ``unlock()``), as a store does.
+        case deferred
     }
 
     /// The path the file was opened with.
@@ -105,12 +108,13 @@ package final class LogFile: Sendable {
             let file = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: write)
             // From here on `file` owns the descriptor: a throw closes it (deinit).
             try file.requireRegularFile()
+            if lock == .deferred { return file }
             do throws(Errno) {
                 try descriptor.lockExclusive(blocking: lock == .wait)
             } catch {
                 if error == .wouldBlock || error == .tryAgain {
                     throw DuneEventsError(.logLocked,
-                                          "log '\(path)' is in use by another writer; wait for it to finish, or pass --wait",
+                                          "log '\(path)' is in use by another writer",
                                           location: .init(path: path))
                 }
                 throw DuneEventsError(error, during: .lock, path: path)

@@ -194,6 +194,11 @@ struct FileDescriptor: Sendable, Hashable {
         _ = try retryingOnInterrupt { system_flock(rawValue, blocking ? .exclusive : .exclusiveNonBlocking) }
     }
 
+    /// `flock(2)` with `LOCK_UN`: gives the lock of this open file description back.
+    func unlock() {
+        _ = try? retryingOnInterrupt { system_flock(rawValue, .unlock) }
+    }
+
     /// `fchmod(2)`.
     func setPermissions(_ permissions: UInt32) throws(Errno) {
         _ = try retryingOnInterrupt { system_fchmod(rawValue, permissions) }

@@ -84,14 +84,26 @@ package struct ProjectionSnapshot: Sendable {
             if let dailyMetrics { state.restoreModelMetrics(dailyMetrics, throughSeq: throughSeq) }
             return state
         }()
-        async let trends = { () -> TrendsProjection in
-            var state = Self.restored(TrendsProjection(), self)
-            if let dailyMetrics { state.restoreModelMetrics(dailyMetrics, throughSeq: throughSeq) }
-            return state
-        }()
+        async let trends = restoredTrends()
         async let weeklyStats = Self.restored(WeeklyStatsProjection(), self)
         return StoreProjectionStates(readiness: await readiness, trends: await trends, weeklyStats: await weeklyStats,
                                      syncStatus: syncStatus)
+    }
+
+    /// The trends projection as the snapshot recorded it (it keeps every kind): the store's one sample store.
+    func restoredTrends() -> TrendsProjection {
+        var state = Self.restored(TrendsProjection(), self)
+        if let dailyMetrics { state.restoreModelMetrics(dailyMetrics, throughSeq: throughSeq) }
+        return state
+    }
+
+    /// A snapshot of one sample store's `samples` and the other projections'
+    /// states, all at `throughSeq` (a store's fold).
+    init(throughSeq: Int, samples: SampleBlock, profileSleepTargetMinutes: Double?, profileSeq: Int?,
+         syncStatus: SyncStatusProjection, dailyMetrics: [DailyMetrics]?) {
+        self.init(throughSeq: throughSeq, samples: samples, index: SampleIndex(indexing: samples),
+                  profileSleepTargetMinutes: profileSleepTargetMinutes, profileSeq: profileSeq, syncStatus: syncStatus,
+                  dailyMetrics: dailyMetrics)
     }
 
     private static func restored<State: SnapshotRestorable>(_ state: State, _ snapshot: ProjectionSnapshot) -> State {

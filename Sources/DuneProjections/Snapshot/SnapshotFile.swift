@@ -267,3 +267,25 @@ package enum SnapshotFile {
         LogCacheFile.remove(path(forLog: logPath))
     }
 }
+
+extension SnapshotFile {
+    /// Writes the snapshot of a store's `fold` when no other process holds
+    /// the log's writer lock and the file the path names is still `identity`,
+    /// `offset` bytes long (the fold's end); does nothing otherwise. The lock
+    /// is held from before the snapshot is built until it is written.
+    ///
+    /// - Returns: Whether a snapshot was written.
+    /// - Throws: `DuneEventsError` `.io` when it could not be written.
+    package static func writeIfLockFree(_ fold: StoreFold, identity: FileIdentity, offset: Int, logPath: String,
+                                        protection: FileProtection) throws(DuneEventsError) -> Bool {
+        let log = try LogFile.openForAppend(path: logPath, create: false, lock: .deferred, protection: protection)
+        defer { try? log.close() }
+        guard try log.tryLock() else { return false }
+        defer { log.unlock() }
+        guard (try? log.identity) == identity, try log.size == offset,
+              let stamp = LogStamp.atEnd(of: log, size: offset, lastSeq: fold.throughSeq)
+        else { return false }
+        try write(fold.snapshot, at: stamp, logPath: logPath, protection: protection)
+        return true
+    }
+}

@@ -2,40 +2,61 @@ import DuneEvents
 import Synchronization
 
 /// The front door for an app: one log, its deciders and its four read
-/// models, kept current after every append.
+/// models, shared with the app's widget, its extensions and `dune-replay`.
 ///
-/// A store takes the log's writer lock when it opens and holds it until
-/// ``close()`` (or ``suspend()``). Appends are typed values (``StoreInput``),
-/// validated by the same rules as `dune-replay ingest`; each returns once its
-/// events are durable and folded into the read models, and then
-/// ``updates`` tells every subscriber which models changed.
+/// A store holds the log's writer lock only while a write runs (an append, a
+/// forget, a snapshot or checkpoint write), never while it is idle, so an app
+/// suspended between writes holds no lock and iOS never terminates it for one.
+/// Any number of stores, in any number of processes, may have one log open:
+/// before each write a store folds what the others appended, so every
+/// decision (idempotency, corrections, refresh throttling, task lifecycle) is
+/// the one a single writer would make; while idle it follows their appends
+/// through the platform's file notifications and publishes them like its own.
 ///
 /// ```swift
 /// let store = try await DuneStore.open(at: logURL.path)
 /// let outcomes = try await store.append([.sample(hrv), .sample(restingHeartRate)])
-/// let today = await store.readiness.days.last
-/// await store.close()
+/// for try await state in store.states {      // the current state first
+///     print(state.throughSeq, state.readiness.days.last?.score ?? 0)
+/// }
 /// ```
 ///
-/// Read models are computed when read and cached until the next append, so an
-/// append costs only the fold of its own events. Every read model equals what
-/// `dune-replay rebuild` writes for the same log.
+/// The four read models are one value, ``StoreState``, at one `throughSeq`:
+/// read it with ``state`` or observe it with ``states`` (or ``StoreModel`` in
+/// SwiftUI). They are computed when read, once per change, from one sample
+/// store, and equal what `dune-replay rebuild` writes for the same log.
 ///
-/// Blocking work — opening and replaying the log, `write` and `fsync` — runs
-/// on threads the library owns and is awaited, never on Swift's cooperative
-/// pool.
+/// A widget or an extension opens the log with ``Access/readOnly``: it never
+/// takes the lock and never creates, writes, truncates or renames a file.
+///
+/// Blocking work (opening and replaying the log, waiting for the lock,
+/// `write` and `fsync`) runs on threads the library owns and is awaited,
+/// never on Swift's cooperative pool.
 public actor DuneStore {
+    /// Whether a store may write.
+    public enum Access: Sendable, Hashable {
+        /// Appends and forgets; creates the log when it is missing.
+        case readWrite
+        /// Only reads and follows the log (a widget, an extension): never takes
+        /// the lock, never creates, writes, truncates or renames a file.
+        /// Appends and forget throw ``DuneEventsError/Code/closed``.
+        case readOnly
+    }
+
     /// How a store opens and writes its log.
     public struct Options: Sendable {
         /// When appended events are flushed to disk; `.batch` (one flush per append call) by default.
         public var durability: Durability
-        /// Wait for another writer (another process) to release the log
-        /// instead of failing with ``DuneEventsError/Code/logLocked``.
-        public var waitForLock: Bool
+        /// How long a write waits for the writer lock while another process
+        /// writes; until it gets it by default (a waiting write ends with
+        /// `CancellationError` when its task is cancelled).
+        public var waitForLock: LockWait
         /// Start from `<log>.snapshot` when it is valid, and keep it current
         /// (see ``DuneStore``); `true` by default. Without it every open
         /// replays the whole log.
         public var keepsSnapshots: Bool
+        /// Read-write (the default) or read-only.
+        public var access: Access
         /// The Data Protection class of the files the store creates (the log,
         /// its checkpoint and snapshot); applied on iOS, ignored on macOS and
         /// Linux. The default, ``FileProtection/completeUntilFirstUserAuthentication``,
@@ -45,118 +66,153 @@ public actor DuneStore {
         /// Creates options; every default suits an app on iOS.
         /// - Parameters:
         ///   - durability: When appends are flushed to disk.
-        ///   - waitForLock: Whether to wait for another writer instead of failing.
+        ///   - waitForLock: How long a write waits for another writer.
         ///   - keepsSnapshots: Whether to start from and keep `<log>.snapshot`.
+        ///   - access: Read-write, or read-only for a widget or an extension.
         ///   - protection: The Data Protection class of the files the store creates.
-        public init(durability: Durability = .batch, waitForLock: Bool = false, keepsSnapshots: Bool = true,
-                    protection: FileProtection = .default) {
+        public init(durability: Durability = .batch, waitForLock: LockWait = .untilAvailable, keepsSnapshots: Bool = true,
+                    access: Access = .readWrite, protection: FileProtection = .default) {
             self.durability = durability
             self.waitForLock = waitForLock
             self.keepsSnapshots = keepsSnapshots
+            self.access = access
             self.protection = protection
         }
     }
 
-    /// A snapshot is written when this many events were folded since the
-    /// last one, on open or resume (after the replay) and on suspend and
-    /// close; 100 000 events take about 0.1 s to replay on a laptop core.
+    /// A read-write store writes a snapshot when this many events were folded
+    /// since the last one (after the write that folded them, never inside
+    /// it), and on ``close()``; 100 000 events take about 0.1 s to replay on a laptop core.
     public static let snapshotEventThreshold = 100_000
 
     /// The log file's path.
     public nonisolated let path: String
     /// The options the store was opened with.
     public nonisolated let options: Options
-    /// One element per append that made events durable; see ``StoreUpdates`` for the delivery policy.
+    /// The store's states: the current one first, then each later one; see ``StoreStates``.
+    public nonisolated var states: StoreStates { StoreStates(hub: stateHub, store: WeakStore(self)) }
+    /// One element per change of the read models (this store's appends and
+    /// other processes'), naming the models that may have changed; see
+    /// ``StoreUpdates``. Prefer ``states``, which starts with the current state.
     public nonisolated var updates: StoreUpdates { StoreUpdates(hub: hub) }
-    /// Warnings from opening or resuming, e.g. a torn last line that was moved aside.
-    public private(set) var warnings: [String]
+    /// Warnings from opening and following the log, e.g. a torn last line that was moved aside.
+    public private(set) var warnings: [String] = []
 
     private nonisolated let hub = UpdateHub()
+    private nonisolated let stateHub = StateHub()
+    private nonisolated let watcher: Mutex<FileChangeWatcher?> = Mutex(nil)
+    private let follower: LogFollower
+    /// The log's writer; `nil` when read-only, and once closed.
     private var log: EventLog?
-    private var lifecycle = Lifecycle.open
-    private var models: StoreProjections
-    /// The seq of the snapshot beside the log (0: none this store knows of).
-    private(set) var snapshotSeq: Int
-    /// Appends, suspend, resume and close run one after another, first come
-    /// first served: each folds its events before the next starts, so the
-    /// projections see batches in `seq` order even though every call awaits.
+    private var isClosed = false
+    /// What failed the store: writes throw it, reads keep the last good state.
+    private var failure: DuneEventsError?
+    /// Writes run one after another, first come first served.
     private var gateBusy = false
     private var gateWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Set while a catch-up for a file notification is scheduled, so notifications coalesce.
+    private nonisolated let followScheduled = AtomicFlag()
 
-    private enum Lifecycle {
-        case open, suspended, closed
-    }
-
-    private init(path: String, options: Options, log: EventLog, models: StoreProjections, snapshotSeq: Int, warnings: [String]) {
+    private init(path: String, options: Options, log: EventLog?, follower: LogFollower, warnings: [String]) {
         self.path = path
         self.options = options
         self.log = log
-        self.models = models
-        self.snapshotSeq = snapshotSeq
+        self.follower = follower
         self.warnings = warnings
+    }
+
+    deinit {
+        watcher.withLock { $0?.cancel() }
+        hub.finish()
+        stateHub.finish()
     }
 
     // MARK: - Opening
 
-    /// Opens the log at `path` (creating it, mode 0600, when missing), takes
-    /// its writer lock and folds it into the read models.
+    /// Opens the log at `path` and folds it into the read models.
+    ///
+    /// Opening takes no lock, except briefly when a crashed writer left
+    /// something to repair (a torn last line, an interrupted forget). A
+    /// read-write store creates a missing log (mode 0600); a read-only store
+    /// starts from an empty state and follows the log once a writer creates it.
     ///
     /// - Parameters:
     ///   - path: The log file.
-    ///   - options: Durability and locking.
+    ///   - options: Durability, lock waiting, snapshots, access and file protection.
     /// - Returns: The open store, its read models current with the log.
-    /// - Throws: `CancellationError` when the calling task is cancelled (the
-    ///   lock is released and nothing is kept); otherwise a
-    ///   ``DuneEventsError``: `logLocked` when another process writes the log,
-    ///   `corruptLog` when a line it reads is damaged (before the last line;
-    ///   damage between the deciders' checkpoint and the snapshot shows at
-    ///   the first append or forget instead), `io` or `inputUnavailable` when
-    ///   the file cannot be opened.
-    /// - Complexity: O(n) in the log's events.
+    /// - Throws: `CancellationError` when the calling task is cancelled
+    ///   (nothing is kept); otherwise a ``DuneEventsError``: `corruptLog` when
+    ///   a line it reads is damaged, `logLocked` when a repair needed the lock
+    ///   and ``Options/waitForLock`` ran out, `io` or `inputUnavailable` when
+    ///   the file cannot be opened or created.
+    /// - Complexity: O(n) in the log's events after its snapshot.
     public static func open(at path: String, options: Options = Options()) async throws -> DuneStore {
         try Task.checkCancellation()
-        let log = try await openLog(at: path, options: options)
-        do {
-            // Holding the lock: no snapshot is being written, so any temporary one is a killed writer's.
-            SnapshotFile.removeStaleTemporaries(logPath: path)
-            let restored = try await StoreProjections.restore(logPath: path, usingSnapshot: options.keepsSnapshots)
-            let store = DuneStore(path: path, options: options, log: log, models: restored.models, snapshotSeq: restored.snapshotSeq,
-                                  warnings: await log.warnings + restored.warnings)
-            await store.snapshotIfBehind(by: snapshotEventThreshold)
-            return store
-        } catch {
-            await log.close()
-            throw error
+        let cancelled = AtomicFlag()
+        let isCancelled: @Sendable () -> Bool = { cancelled.isSet }
+        return try await withTaskCancellationHandler {
+            let executor = DispatchQueueExecutor(label: "dune.store-open")
+            var log: EventLog?
+            var warnings: [String] = []
+            do {
+                if options.access == .readWrite {
+                    let logOptions = EventLog.Options(durability: options.durability, lockWait: options.waitForLock, locksPerWrite: true,
+                                                      create: true, protection: options.protection, defersState: true)
+                    let opened = try await executor.run { try EventLog(path: path, options: logOptions, isCancelled: isCancelled) }
+                    log = opened
+                    warnings += await opened.warnings
+                    // Only a writer holding the lock writes snapshots: a temporary one left now is a killed writer's.
+                    await opened.whileLockIsFree { SnapshotFile.removeStaleTemporaries(logPath: path) }
+                }
+                try Task.checkCancellation()
+                let follower = try await executor.run {
+                    try LogFollower(path: path, usesSnapshots: options.keepsSnapshots, isCancelled: isCancelled)
+                }
+                warnings += await follower.takeWarnings()
+                try Task.checkCancellation()
+                let store = DuneStore(path: path, options: options, log: log, follower: follower, warnings: warnings)
+                await store.startFollowing()
+                return store
+            } catch {
+                await log?.close()
+                if cancelled.isSet { throw CancellationError() }
+                throw error
+            }
+        } onCancel: {
+            cancelled.set()
         }
     }
 
-    /// Opens the log on a thread of its own: the open may wait for the lock
-    /// (and, were the state not deferred, replay the deciders' state), neither
-    /// of which may hold a cooperative thread.
-    private static func openLog(at path: String, options: Options) async throws -> EventLog {
-        // The deciders' state is rebuilt by the first append or forget, not here:
-        // opening to read the models does not pay for it (see `EventLog.Options.defersState`).
-        let logOptions = EventLog.Options(durability: options.durability, waitForLock: options.waitForLock, create: true,
-                                          protection: options.protection, defersState: true)
-        // The replay of the deciders' state asks between batches whether the task was cancelled.
-        let cancelled = CancellationFlag()
-        let log: EventLog
-        do {
-            log = try await withTaskCancellationHandler {
-                try await DispatchQueueExecutor(label: "dune.store-open").run {
-                    try EventLog(path: path, options: logOptions, isCancelled: { cancelled.isSet })
-                }
-            } onCancel: {
-                cancelled.set()
+    /// Starts the file notifications (or the polling fallback) that make an
+    /// idle store fold other processes' appends.
+    private func startFollowing() {
+        let scheduled = followScheduled
+        let onChange: @Sendable () -> Void = { [weak self] in
+            guard scheduled.setIfClear() else { return }
+            Task { [weak self] in
+                scheduled.clear()
+                await self?.follow(notified: true)
             }
-        } catch where cancelled.isSet {
-            throw CancellationError()
         }
-        if Task.isCancelled {
-            await log.close()
-            throw CancellationError()
+        let started = (try? FileChangeWatcher(path: path, onChange: onChange))
+            ?? (try? FileChangeWatcher(path: path, forcePolling: true, onChange: onChange))
+        if started == nil { warnings.append("warning: \(path): changes by other processes are seen only at this store's next read or write") }
+        watcher.withLock { $0 = started }
+    }
+
+    /// Folds what other processes appended, and publishes it; after a file
+    /// notification, or before a read.
+    ///
+    /// - Parameter notified: Whether a notification asked: it is skipped while
+    ///   this store writes (the write folds and publishes what it finds).
+    private func follow(notified: Bool = false) async {
+        guard !isClosed, failure == nil, !(notified && gateBusy) else { return }
+        do {
+            let changed = try await follower.catchUp()
+            if !changed.isEmpty { await publish(changed: changed) }
+        } catch {
+            fail(error)
         }
-        return log
     }
 
     // MARK: - Appending
@@ -164,22 +220,28 @@ public actor DuneStore {
     /// Validates `inputs`, runs the deciders on them in order and appends
     /// what they decide as one durable batch.
     ///
-    /// Each input gets its own outcome; a rejected or conflicting input does
-    /// not stop the others. When the call returns, the appended events are
-    /// durable (per ``Options/durability``) and folded into the read models,
-    /// and ``updates`` has been told.
+    /// The call takes the writer lock (waiting as ``Options/waitForLock``
+    /// says), folds what other processes appended since this store last read,
+    /// decides, writes, syncs and gives the lock back. Each input gets its own
+    /// outcome; a rejected or conflicting input does not stop the others. When
+    /// the call returns, the appended events are durable (per
+    /// ``Options/durability``) and in ``state``, and observers have been told.
+    ///
+    /// On iOS, wrap an append in a background-task assertion: a write in
+    /// progress when the app is suspended still holds the lock.
     ///
     /// - Parameter inputs: What to append, in order; later inputs see the decisions on earlier ones.
     /// - Returns: One outcome per input, in order.
-    /// - Throws: ``DuneEventsError`` `closed` when the store is closed or
-    ///   suspended; `io` when the write or `fsync` failed (nothing of the
-    ///   batch is in the log then, and the store must be opened again);
-    ///   `corruptLog` when the first append after opening rebuilds the
-    ///   deciders' state and finds a damaged line (see ``open(at:options:)``).
+    /// - Throws: `CancellationError` when the task is cancelled while the write
+    ///   waits for the lock (nothing was appended); otherwise a
+    ///   ``DuneEventsError``: `closed` when the store is read-only, closed or
+    ///   failed; `logLocked` when ``Options/waitForLock`` ran out; `io` when the
+    ///   write or `fsync` failed (nothing of the batch is in the log then, and
+    ///   the store fails); `corruptLog` when a line another process appended is damaged.
     public func append(_ inputs: [StoreInput]) async throws -> [AppendOutcome] {
         await enterGate()
         defer { leaveGate() }
-        let log = try openLog()
+        let log = try writableLog()
         var outcomes: [AppendOutcome] = []
         outcomes.reserveCapacity(inputs.count)
         var commands: [IngestCommand] = []
@@ -194,14 +256,17 @@ public actor DuneStore {
             }
         }
         guard !commands.isEmpty else { return outcomes }
-        let batch = try await log.ingest(commands)
+        let batch = try await write(on: log) { log, isCancelled in try await log.ingest(commands, isCancelled: isCancelled) }
         for (result, position) in zip(batch.results, commandPositions) {
             outcomes[position] = AppendOutcome(result)
         }
-        if let last = batch.appended.last {
-            await models.set.apply(batch.appended)
-            hub.publish(StoreUpdate(throughSeq: last.seq, changedModels: ProjectionName.changed(by: batch.appended)))
+        do {
+            let changed = try await follower.apply(batch.appended, appendedAt: batch.byteRange)
+            if !changed.isEmpty { await publish(changed: changed) }
+        } catch {
+            fail(error)
         }
+        scheduleSnapshotIfBehind()
         return outcomes
     }
 
@@ -213,6 +278,27 @@ public actor DuneStore {
         try await append([input])[0]
     }
 
+    /// Runs a write of the log, turning a wait for the lock that the task's
+    /// cancellation ended into `CancellationError`, and an I/O or damage
+    /// failure into the store's failure.
+    private func write<Result: Sendable>(on log: EventLog,
+                                         _ body: (EventLog, @escaping @Sendable () -> Bool) async throws -> Result) async throws -> Result {
+        try Task.checkCancellation()
+        let cancelled = AtomicFlag()
+        do {
+            return try await withTaskCancellationHandler {
+                try await body(log, { cancelled.isSet })
+            } onCancel: {
+                cancelled.set()
+            }
+        } catch let error as DuneEventsError {
+            let logClosed = await log.isClosed
+            if cancelled.isSet, error.code == .closed, !logClosed { throw CancellationError() }
+            if error.code == .corruptLog || logClosed { fail(error) }
+            throw error
+        }
+    }
+
     // MARK: - Forgetting
 
     /// Erases samples from the log and from every file the store keeps beside
@@ -222,8 +308,10 @@ public actor DuneStore {
     /// appends of a forgotten id are `alreadyAppended`.
     ///
     /// Values of one selector are OR'd, different selectors AND'd; a sample is
-    /// selected when any of its versions matches. The read models are rebuilt
-    /// from the new log and ``updates`` names the ones whose content changed.
+    /// selected when any of its versions matches. The read models are folded
+    /// again from the new log; observers get the new state, and the outcome
+    /// names the models whose content changed. Other stores on the same log
+    /// follow the new log on their own.
     ///
     /// ```swift
     /// let outcome = try await store.forget(sources: ["Old Scale"])
@@ -234,18 +322,20 @@ public actor DuneStore {
     ///   - sampleIDs: Samples with these ids.
     ///   - sources: Samples from these sources.
     ///   - kinds: Samples of these kinds.
-    ///   - from: Samples on or after this day (the sample's local day).
+    ///   - from: Samples on or after this day (the day the sample counts for).
     ///   - to: Samples on or before this day.
     ///   - deleted: Only samples whose latest event is a deletion.
     ///   - dryRun: Only report what would be forgotten.
     /// - Returns: What was (or would be) forgotten.
-    /// - Throws: ``DuneEventsError``: `invalidInput` when no selector is
-    ///   given; `corruptLog` for a damaged log and `io` for too little free
-    ///   space or a failed write, before anything changed; `closed` when the
-    ///   store is closed or suspended. An `io` failure after the new log
-    ///   replaced the old one (a directory sync or the cleanup) closes the
-    ///   store: the samples are forgotten, the read models are folded from the
-    ///   new log, and the next writer finishes the cleanup; open the store again.
+    /// - Throws: `CancellationError` when the task is cancelled while waiting
+    ///   for the lock; otherwise a ``DuneEventsError``: `invalidInput` when no
+    ///   selector is given; `corruptLog` for a damaged log and `io` for too
+    ///   little free space or a failed write, before anything changed;
+    ///   `closed` when the store is read-only, closed or failed. An `io`
+    ///   failure after the new log replaced the old one (a directory sync or
+    ///   the cleanup) fails the store: the samples are forgotten, the read
+    ///   models are folded from the new log, and the next writer finishes the
+    ///   cleanup; open the store again.
     /// - Complexity: O(n) in the log's bytes, then a replay of the log.
     public func forget(sampleIDs: Set<String> = [], sources: Set<String> = [], kinds: Set<SampleKind> = [],
                        from: DayKey? = nil, to: DayKey? = nil, deleted: Bool = false, dryRun: Bool = false) async throws -> ForgetOutcome {
@@ -269,64 +359,119 @@ public actor DuneStore {
                 step: (@Sendable (LogEraser.Step) -> Void)? = nil) async throws -> ForgetOutcome {
         await enterGate()
         defer { leaveGate() }
-        let log = try openLog()
+        let log = try writableLog()
+        let before = await follower.state()
         let report: ForgetReport
         do {
-            report = try await log.forget(selection, dryRun: dryRun, step: step)
+            report = try await write(on: log) { log, isCancelled in
+                try await log.forget(selection, dryRun: dryRun, step: step, isCancelled: isCancelled)
+            }
         } catch {
-            if await log.isClosed { await closeAfterFailedForget() }
+            // A failure after the rename: the new log is at the path; never show forgotten samples.
+            if await log.isClosed { try? await follower.refold() }
             throw error
         }
         var outcome = ForgetOutcome(sampleIDs: report.sampleIDs, redactedEvents: report.redactedEvents, dryRun: dryRun, changedModels: [])
-        guard !dryRun, let forgottenSeq = report.forgottenSeq else { return outcome }
-        let before = await models.set.files()
-        let rebuilt = try await StoreProjections.restore(logPath: path, usingSnapshot: false)
-        let after = await rebuilt.models.set.files()
-        models = rebuilt.models
-        snapshotSeq = 0
-        for (old, new) in zip(before, after) where Self.content(old.bytes) != Self.content(new.bytes) {
-            outcome.changedModels.insert(new.projection)
+        guard !dryRun, report.forgottenSeq != nil else { return outcome }
+        do {
+            try await follower.refold()
+        } catch {
+            fail(error)
+            throw error
         }
-        await snapshotIfBehind(by: 1)
-        hub.publish(StoreUpdate(throughSeq: forgottenSeq, changedModels: outcome.changedModels))
+        let after = await follower.state()
+        outcome.changedModels = before.changedModels(comparedWith: after)
+        await publish(changed: outcome.changedModels)
+        if let warning = await writeSnapshotIfBehind(by: 1) { warnings.append(warning) }
         return outcome
     }
 
-    /// A forget failed after its rename (a directory sync or the cleanup): the
-    /// new log is at the path and the old samples are gone from it, but the log
-    /// closed its writer. The store closes too, and its read models are folded
-    /// again from the new log, so reads never show forgotten samples; if that
-    /// fold fails as well, they are emptied.
-    private func closeAfterFailedForget() async {
+    // MARK: - Reading
+
+    /// The four read models at one `throughSeq`, current with every event
+    /// that was durable in the log when the read began (the read checks the
+    /// file's length and folds what other processes appended; it does not
+    /// wait for a notification). After the store failed, the last good state.
+    public var state: StoreState {
+        get async { await observedState().state }
+    }
+
+    /// ``state`` and the fold generation it is of (for ``StoreStates``, which yields each generation once).
+    func observedState() async -> (state: StoreState, generation: Int) {
+        await follow()
+        return await follower.observedState()
+    }
+
+    /// Training readiness per day; equal to `readiness.json` of a rebuild. The readiness of ``state``.
+    public var readiness: ReadinessModel { get async { await state.readiness } }
+    /// The eight metric trends, the HRV normal range and the training load; equal to `trends.json`. The trends of ``state``.
+    public var trends: TrendsModel { get async { await state.trends } }
+    /// Per-ISO-week totals; equal to `weekly-stats.json`. The weekly stats of ``state``.
+    public var weeklyStats: WeeklyStatsModel { get async { await state.weeklyStats } }
+    /// Refreshes and feature loading; equal to `sync-status.json`. The sync status of ``state``.
+    public var syncStatus: SyncStatusModel { get async { await state.syncStatus } }
+
+    /// The seq of the last event folded into the read models (0 for an empty log), after the read's check of the file.
+    public var throughSeq: Int {
+        get async {
+            await follow()
+            return await follower.throughSeq
+        }
+    }
+
+    /// The seq of the snapshot the read models started from or last wrote (0: none).
+    var snapshotSeq: Int { get async { await follower.snapshotSeq } }
+
+    /// Whether the log's deciders' state is rebuilt (it is deferred until the first append or forget).
+    var decidersAreLoaded: Bool { get async { await log?.hasLoadedState ?? false } }
+
+    // MARK: - Closing and failing
+
+    /// Stops following the log, writes a snapshot when the read models are
+    /// ahead of it and the lock is free, and ends every observation. Reads
+    /// keep the last state; appends throw `closed`. Releasing the store does
+    /// the same, without the snapshot.
+    public func close() async {
+        await enterGate()
+        defer { leaveGate() }
+        guard !isClosed else { return }
+        isClosed = true
+        watcher.withLock { $0?.cancel() }
+        if failure == nil, log != nil, let warning = await writeSnapshotIfBehind(by: 1) { warnings.append(warning) }
         await log?.close()
         log = nil
-        lifecycle = .closed
-        models = (try? await StoreProjections.restore(logPath: path, usingSnapshot: false).models) ?? StoreProjections()
         hub.finish()
+        stateHub.finish()
     }
 
-    /// A read model's bytes without its `"throughSeq":N` member, which every forget moves.
-    private static func content(_ bytes: [UInt8]) -> [UInt8] {
-        let key = Array(#""throughSeq":"#.utf8)
-        guard bytes.count >= key.count,
-              let start = (0...(bytes.count - key.count)).first(where: { bytes[$0..<($0 + key.count)].elementsEqual(key) })
-        else { return bytes }
-        var end = start + key.count
-        while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
-        return Array(bytes[..<start]) + Array(bytes[end...])
-    }
-
-    private func openLog() throws(DuneEventsError) -> EventLog {
-        switch lifecycle {
-        case .open:
-            guard let log else { break }
-            return log
-        case .suspended:
-            throw DuneEventsError(.closed, "the store is suspended; call resume() before appending", location: .init(path: path))
-        case .closed:
-            break
+    /// The log to write, or why there is none.
+    private func writableLog() throws(DuneEventsError) -> EventLog {
+        if let failure {
+            throw DuneEventsError(.closed, "the store failed earlier and takes no more writes: \(failure.message)", location: failure.location)
         }
-        throw DuneEventsError(.closed, "the store is closed; open it again to append", location: .init(path: path))
+        if options.access == .readOnly {
+            throw DuneEventsError(.closed, "the store was opened read-only; open it read-write to append or forget", location: .init(path: path))
+        }
+        guard !isClosed, let log else {
+            throw DuneEventsError(.closed, "the store is closed; open it again to append", location: .init(path: path))
+        }
+        return log
+    }
+
+    /// Fails the store: writes are refused, observers end with `error`, reads keep the last good state.
+    private func fail(_ error: any Error) {
+        guard failure == nil, !isClosed else { return }
+        let failure = error as? DuneEventsError ?? DuneEventsError(.io, "\(error)", location: .init(path: path))
+        self.failure = failure
+        watcher.withLock { $0?.cancel() }
+        hub.finish()
+        stateHub.finish(failure: failure)
+    }
+
+    /// Tells observers and update subscribers about a new state.
+    private func publish(changed: Set<ProjectionName>) async {
+        stateHub.signal()
+        hub.publish(StoreUpdate(throughSeq: await follower.throughSeq, changedModels: changed))
     }
 
     private func enterGate() async {
@@ -345,113 +490,31 @@ public actor DuneStore {
         }
     }
 
-    // MARK: - Read models
-
-    /// Training readiness per day; equal to `readiness.json` of a rebuild.
-    public var readiness: ReadinessModel { get async { await models.readiness.readModel() } }
-    /// The eight metric trends, the HRV normal range and the training load; equal to `trends.json`.
-    public var trends: TrendsModel { get async { await models.trends.readModel() } }
-    /// Per-ISO-week totals; equal to `weekly-stats.json`.
-    public var weeklyStats: WeeklyStatsModel { get async { await models.weeklyStats.readModel() } }
-    /// Refreshes and feature loading; equal to `sync-status.json`.
-    public var syncStatus: SyncStatusModel { get async { await models.syncStatus.readModel() } }
-
-    /// The seq of the last event folded into the read models (0 for an empty log).
-    public var throughSeq: Int { get async { await models.set.throughSeq() } }
-
-    /// Whether the log's deciders' state is rebuilt (it is deferred until the first append or forget).
-    var decidersAreLoaded: Bool { get async { await log?.hasLoadedState ?? false } }
-
-    // MARK: - Suspending and closing
-
-    /// Releases the writer lock and keeps the read models, for an app about
-    /// to be suspended (iOS does not let a suspended app hold a file lock in
-    /// a shared container). Appends throw `closed` until ``resume()``.
-    ///
-    /// Reads keep working. Another process may append meanwhile; ``resume()``
-    /// folds what it added.
-    public func suspend() async {
-        await enterGate()
-        defer { leaveGate() }
-        guard lifecycle == .open else { return }
-        await snapshotIfBehind(by: 1)
-        await log?.close()
-        log = nil
-        lifecycle = .suspended
-    }
-
-    /// Takes the writer lock again after ``suspend()`` and folds whatever
-    /// another process appended meanwhile (publishing an update if it did).
-    ///
-    /// - Throws: `CancellationError` when the task is cancelled (the store
-    ///   stays suspended, its read models as before); otherwise what
-    ///   ``open(at:options:)`` throws.
-    public func resume() async throws {
-        await enterGate()
-        defer { leaveGate() }
-        guard lifecycle == .suspended else { return }
-        let log = try await Self.openLog(at: path, options: options)
-        do {
-            let before = await models.set.throughSeq()
-            // Folded into copies, swapped in only when whole: a cancelled
-            // catch-up leaves the models exactly as they were.
-            let next = await models.copy()
-            let summary = try await next.catchUp(logPath: path)
-            models = next
-            self.log = log
-            lifecycle = .open
-            warnings += await log.warnings
-            if summary.throughSeq > before {
-                hub.publish(StoreUpdate(throughSeq: summary.throughSeq, changedModels: Set(ProjectionName.allCases)))
-            }
-            await snapshotIfBehind(by: Self.snapshotEventThreshold)
-        } catch {
-            await log.close()
-            throw error
-        }
-    }
-
-    /// Releases the writer lock (writing the deciders' checkpoint when the log
-    /// has grown enough) and ends every iteration of ``updates``. Reads keep
-    /// the last values; appends throw `closed`.
-    public func close() async {
-        await enterGate()
-        defer { leaveGate() }
-        guard lifecycle != .closed else { return }
-        if lifecycle == .open { await snapshotIfBehind(by: 1) }
-        await log?.close()
-        log = nil
-        lifecycle = .closed
-        hub.finish()
-    }
-
     // MARK: - Snapshots
 
-    /// Writes `<log>.snapshot` when snapshots are kept and at least
-    /// `threshold` events were folded since the last one. Called with the
-    /// writer lock held and no append running, so the projections and the
-    /// log end at the same seq. A failure only costs the next open a longer
-    /// replay, and is kept as a warning.
-    private func snapshotIfBehind(by threshold: Int) async {
-        guard options.keepsSnapshots, let log else { return }
-        let throughSeq = await models.set.throughSeq()
-        guard throughSeq - snapshotSeq >= max(1, threshold), let stamp = await log.stampAtEnd(expectedSeq: throughSeq),
-              stamp.lastSeq == throughSeq else {
-            return
+    /// After a write: a snapshot once ``snapshotEventThreshold`` events were
+    /// folded since the last one, written by a task of its own (never inside the write).
+    private func scheduleSnapshotIfBehind() {
+        guard options.keepsSnapshots, options.access == .readWrite else { return }
+        Task { [weak self] in
+            guard let self else { return }
+            if let warning = await self.writeSnapshotIfBehind(by: Self.snapshotEventThreshold) { await self.warn(warning) }
         }
-        let (readiness, trends, syncStatus) = (await models.readiness.state, await models.trends.state, await models.syncStatus.state)
-        let path = path
-        let protection = options.protection
-        do {
-            // Building the snapshot walks every day and sample: on the snapshot's own thread, not the actor's.
-            try await DispatchQueueExecutor(label: "dune.store-snapshot").run {
-                let snapshot = ProjectionSnapshot(readiness: readiness, trends: trends, syncStatus: syncStatus)
-                try SnapshotFile.write(snapshot, at: stamp, logPath: path, protection: protection)
-            }
-            snapshotSeq = throughSeq
-        } catch {
-            warnings.append("warning: \(SnapshotFile.path(forLog: path)): not written (\(error)); the next open replays more of the log")
+    }
+
+    private func warn(_ warning: String) {
+        warnings.append(warning)
+    }
+
+    /// Writes `<log>.snapshot` when snapshots are kept, this store may write,
+    /// at least `threshold` events were folded since the last one, the lock
+    /// is free and the log ends where the read models do. A failure only costs
+    /// the next open a longer replay, and is returned as a warning.
+    private func writeSnapshotIfBehind(by threshold: Int) async -> String? {
+        guard options.keepsSnapshots, options.access == .readWrite, await follower.eventsSinceSnapshot >= max(1, threshold) else {
+            return nil
         }
+        return await follower.writeSnapshot(protection: options.protection)
     }
 }
 
@@ -468,24 +531,34 @@ extension AppendOutcome {
 extension ProjectionName {
     /// The read models that events of these types can change.
     static func changed(by events: [RecordedEvent]) -> Set<ProjectionName> {
-        var changed: Set<ProjectionName> = []
-        for event in events {
-            switch event.payload {
-            case .sampleIngested, .sampleDeleted: changed.formUnion([.readiness, .trends, .weeklyStats])
-            case .profileUpdated: changed.insert(.readiness)
-            case .refreshRequested, .task: changed.insert(.syncStatus)
-            case .redacted, .dataForgotten: break
-            }
+        events.reduce(into: []) { changed, event in changed.formUnion(Self.changed(by: event)) }
+    }
+
+    /// The read models that `event` can change.
+    static func changed(by event: RecordedEvent) -> Set<ProjectionName> {
+        switch event.payload {
+        case .sampleIngested, .sampleDeleted: [.readiness, .trends, .weeklyStats]
+        case .profileUpdated: [.readiness]
+        case .refreshRequested, .task: [.syncStatus]
+        case .redacted, .dataForgotten: []
         }
-        return changed
     }
 }
 
-/// A flag a task's cancellation handler sets and a thread of the library reads.
-private final class CancellationFlag: Sendable {
+/// A flag set on one thread and read on another: a task's cancellation
+/// handler and the library's thread that waits; a file notification and the
+/// catch-up it schedules.
+private final class AtomicFlag: Sendable {
     private let value = Atomic<Bool>(false)
 
     var isSet: Bool { value.load(ordering: .acquiring) }
 
     func set() { value.store(true, ordering: .releasing) }
+
+    func clear() { value.store(false, ordering: .releasing) }
+
+    /// Sets the flag; returns whether it was clear before.
+    func setIfClear() -> Bool {
+        value.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
 }

@@ -50,7 +50,7 @@ enum IngestCommandLine {
         defer { readers.forEach { $0.close() } }
         for input in inputs { readers.append(try InputLineReader(path: input)) }
 
-        let log = try EventLog(path: LogOptions.path(arguments), options: .init(durability: durability, waitForLock: arguments.flag("--wait")))
+        let log = try EventLog(path: LogOptions.path(arguments), options: .init(durability: durability, lockWait: arguments.flag("--wait") ? .untilAvailable : .never))
         for warning in await log.warnings { Terminal.err(warning + "\n") }
         let progressJSON = arguments.flag("--progress-json")
         let meter = progressJSON ? nil : ProgressMeter(label: "ingest")

@@ -1,0 +1,79 @@
+import DuneEvents
+
+/// The four read models of a log at one `throughSeq`: what a ``DuneStore``
+/// holds, read with one call and observed as one value.
+///
+/// The models are always of the same events: `readiness.throughSeq`,
+/// `trends.throughSeq`, `weeklyStats.throughSeq` and `syncStatus.throughSeq`
+/// all equal ``throughSeq``, so a view never shows readiness at one seq beside
+/// trends at another. Each model equals the file `dune-replay rebuild` writes
+/// for the log's first ``throughSeq`` events.
+///
+/// ```swift
+/// let state = await store.state
+/// if let today = state.readiness.days.last { print(today.score ?? 0) }
+/// ```
+public struct StoreState: Sendable, Equatable {
+    /// The seq of the last event folded into the models (0 for an empty log).
+    public let throughSeq: Int
+    /// Training readiness per day; equal to `readiness.json` of a rebuild.
+    public let readiness: ReadinessModel
+    /// The eight metric trends, the HRV normal range and the training load; equal to `trends.json`.
+    public let trends: TrendsModel
+    /// Per-ISO-week totals; equal to `weekly-stats.json`.
+    public let weeklyStats: WeeklyStatsModel
+    /// Refreshes and feature loading; equal to `sync-status.json`.
+    public let syncStatus: SyncStatusModel
+
+    package init(throughSeq: Int, readiness: ReadinessModel, trends: TrendsModel, weeklyStats: WeeklyStatsModel,
+                 syncStatus: SyncStatusModel) {
+        self.throughSeq = throughSeq
+        self.readiness = readiness
+        self.trends = trends
+        self.weeklyStats = weeklyStats
+        self.syncStatus = syncStatus
+    }
+
+    /// The state of an empty log.
+    package static let empty = StoreFold().state()
+
+    /// The models whose content differs between `self` and `other`, their
+    /// `throughSeq` aside (every appended event moves it).
+    package func changedModels(comparedWith other: StoreState) -> Set<ProjectionName> {
+        var changed: Set<ProjectionName> = []
+        let seq = other.throughSeq
+        if readiness.restamped(seq) != other.readiness { changed.insert(.readiness) }
+        if trends.restamped(seq) != other.trends { changed.insert(.trends) }
+        if weeklyStats.restamped(seq) != other.weeklyStats { changed.insert(.weeklyStats) }
+        if syncStatus.restamped(seq) != other.syncStatus { changed.insert(.syncStatus) }
+        return changed
+    }
+}
+
+extension ReadinessModel {
+    /// The same model stamped with another `throughSeq`.
+    func restamped(_ seq: Int) -> ReadinessModel {
+        ReadinessModel(throughSeq: seq, sleepTargetMinutes: sleepTargetMinutes, days: days)
+    }
+}
+
+extension TrendsModel {
+    /// The same model stamped with another `throughSeq`.
+    func restamped(_ seq: Int) -> TrendsModel {
+        TrendsModel(throughSeq: seq, lastDay: lastDay, metrics: metrics, hrvNormalRange: hrvNormalRange, trainingLoad: trainingLoad)
+    }
+}
+
+extension WeeklyStatsModel {
+    /// The same model stamped with another `throughSeq`.
+    func restamped(_ seq: Int) -> WeeklyStatsModel {
+        WeeklyStatsModel(throughSeq: seq, weeks: weeks)
+    }
+}
+
+extension SyncStatusModel {
+    /// The same model stamped with another `throughSeq`.
+    func restamped(_ seq: Int) -> SyncStatusModel {
+        SyncStatusModel(throughSeq: seq, refresh: refresh, features: features)
+    }
+}
