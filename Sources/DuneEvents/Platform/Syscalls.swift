@@ -247,24 +247,39 @@ func system_memchr(_ base: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> Uns
 
 // MARK: - Clocks
 
+// Darwin's time.h declares the clocks as `clockid_t` enum constants spelled
+// `_CLOCK_*`, with `CLOCK_*` as macros aliasing them; Swift does not import
+// those aliases (Scripts/check-darwin.sh, against a transcription of the
+// header, reports "cannot find 'CLOCK_REALTIME' in scope"). So Darwin uses the
+// enum constants, and Glibc and Musl their macros.
+#if canImport(Darwin)
+private var realtimeClock: clockid_t { _CLOCK_REALTIME }
+private var monotonicClock: clockid_t { _CLOCK_MONOTONIC }
+private var threadCPUClock: clockid_t { _CLOCK_THREAD_CPUTIME_ID }
+#else
+private var realtimeClock: clockid_t { CLOCK_REALTIME }
+private var monotonicClock: clockid_t { CLOCK_MONOTONIC }
+private var threadCPUClock: clockid_t { CLOCK_THREAD_CPUTIME_ID }
+#endif
+
 /// `clock_gettime(CLOCK_REALTIME)`: seconds and nanoseconds since 1970.
 func system_realtime() -> (seconds: Int64, nanoseconds: Int64) {
     var spec = timespec()
-    _ = clock_gettime(CLOCK_REALTIME, &spec)
+    _ = clock_gettime(realtimeClock, &spec)
     return (Int64(spec.tv_sec), Int64(spec.tv_nsec))
 }
 
 /// `clock_gettime(CLOCK_MONOTONIC)` in nanoseconds.
 func system_monotonicNanoseconds() -> UInt64 {
     var spec = timespec()
-    _ = clock_gettime(CLOCK_MONOTONIC, &spec)
+    _ = clock_gettime(monotonicClock, &spec)
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }
 
 /// CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`), in nanoseconds.
 func system_threadCPUNanoseconds() -> UInt64 {
     var spec = timespec()
-    _ = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    _ = clock_gettime(threadCPUClock, &spec)
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }
 
@@ -449,7 +464,8 @@ func system_kqueueWatch(_ queue: CInt, _ descriptor: CInt, folder: Bool) -> CInt
 func system_kqueueReadEvents(_ queue: CInt) -> WatchedEvents {
     var events = WatchedEvents()
     let folderGone = UInt32(NOTE_DELETE | NOTE_RENAME)
-    var received = [kevent](repeating: kevent(), count: 8)
+    // `[kevent](…)` would name the function kevent(2), not the struct.
+    var received: [kevent] = Array(repeating: kevent(), count: 8)
     var noWait = timespec(tv_sec: 0, tv_nsec: 0)
     while true {
         let count = kevent(queue, nil, 0, &received, CInt(received.count), &noWait)
