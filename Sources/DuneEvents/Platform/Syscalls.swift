@@ -247,24 +247,39 @@ func system_memchr(_ base: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> Uns
 
 // MARK: - Clocks
 
+// Darwin's time.h declares the clocks as `clockid_t` enum constants spelled
+// `_CLOCK_*`, with `CLOCK_*` as macros aliasing them; Swift does not import
+// those aliases (Scripts/check-darwin.sh, against a transcription of the
+// header, reports "cannot find 'CLOCK_REALTIME' in scope"). So Darwin uses the
+// enum constants, and Glibc and Musl their macros.
+#if canImport(Darwin)
+private var realtimeClock: clockid_t { _CLOCK_REALTIME }
+private var monotonicClock: clockid_t { _CLOCK_MONOTONIC }
+private var threadCPUClock: clockid_t { _CLOCK_THREAD_CPUTIME_ID }
+#else
+private var realtimeClock: clockid_t { CLOCK_REALTIME }
+private var monotonicClock: clockid_t { CLOCK_MONOTONIC }
+private var threadCPUClock: clockid_t { CLOCK_THREAD_CPUTIME_ID }
+#endif
+
 /// `clock_gettime(CLOCK_REALTIME)`: seconds and nanoseconds since 1970.
 func system_realtime() -> (seconds: Int64, nanoseconds: Int64) {
     var spec = timespec()
-    _ = clock_gettime(CLOCK_REALTIME, &spec)
+    _ = clock_gettime(realtimeClock, &spec)
     return (Int64(spec.tv_sec), Int64(spec.tv_nsec))
 }
 
 /// `clock_gettime(CLOCK_MONOTONIC)` in nanoseconds.
 func system_monotonicNanoseconds() -> UInt64 {
     var spec = timespec()
-    _ = clock_gettime(CLOCK_MONOTONIC, &spec)
+    _ = clock_gettime(monotonicClock, &spec)
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }
 
 /// CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`), in nanoseconds.
 func system_threadCPUNanoseconds() -> UInt64 {
     var spec = timespec()
-    _ = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    _ = clock_gettime(threadCPUClock, &spec)
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }
 
@@ -315,6 +330,158 @@ func system_directoryEntries(_ path: UnsafePointer<CChar>) -> [String]? {
     }
     return names
 }
+
+// MARK: - File change notification (FileChangeWatcher)
+
+/// `stat(2)` of `path`, reduced to what tells the polling fallback of
+/// `FileChangeWatcher` that a file changed: which file it is, its size, and
+/// its modification and status-change times. `nil` when nothing is there (or
+/// it cannot be inspected).
+///
+/// The times are `st_mtim`/`st_ctim` on Linux, `st_mtimespec`/`st_ctimespec`
+/// on Darwin.
+func system_changeStamp(_ path: UnsafePointer<CChar>) -> FileChangeStamp? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    #if canImport(Darwin)
+    let modified = info.st_mtimespec
+    let changed = info.st_ctimespec
+    #else
+    let modified = info.st_mtim
+    let changed = info.st_ctim
+    #endif
+    return FileChangeStamp(
+        identity: FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)),
+        size: Int64(info.st_size),
+        modifiedSeconds: Int64(modified.tv_sec), modifiedNanoseconds: Int64(modified.tv_nsec),
+        changedSeconds: Int64(changed.tv_sec), changedNanoseconds: Int64(changed.tv_nsec))
+}
+
+#if canImport(Glibc) || canImport(Musl)
+/// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)` (Linux only): a descriptor that
+/// reads the kernel's records of the watched folders' changes.
+func system_inotifyInit() -> CInt {
+    inotify_init1(CInt(IN_NONBLOCK) | CInt(IN_CLOEXEC))
+}
+
+/// `inotify_add_watch(2)` on folder `path`, for everything that may change a
+/// file named in it: data written (`IN_MODIFY`, `IN_CLOSE_WRITE`, which a
+/// truncation also raises), metadata (`IN_ATTRIB`), names coming and going
+/// (`IN_CREATE`, `IN_DELETE`, `IN_MOVED_FROM`, `IN_MOVED_TO`), and the folder
+/// itself going away (`IN_DELETE_SELF`, `IN_MOVE_SELF`). A watch on the folder,
+/// not the file, sees a file created or renamed over the name later.
+func system_inotifyWatchFolder(_ inotify: CInt, _ path: UnsafePointer<CChar>) -> CInt {
+    let mask = IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
+        | IN_DELETE_SELF | IN_MOVE_SELF
+    return inotify_add_watch(inotify, path, UInt32(truncatingIfNeeded: mask))
+}
+
+/// Reads every record pending on the non-blocking inotify descriptor (until
+/// `EAGAIN`) and sums them up for the file named `name` in the watched folder.
+///
+/// Each record is a `struct inotify_event` header (`wd`, `mask`, `cookie`,
+/// `len`) followed by `len` bytes of name, NUL-padded (inotify(7)). A record
+/// for another name is ignored; a queue overflow (`IN_Q_OVERFLOW`) may have
+/// dropped one for ours, so it counts as a change. The folder deleted, moved
+/// or unmounted (`IN_DELETE_SELF`, `IN_MOVE_SELF`, `IN_UNMOUNT`, `IN_IGNORED`)
+/// ends the watch. A read failing otherwise ends it too.
+///
+/// - Parameter buffer: Scratch space, at least one record long (4 KiB),
+///   aligned for `inotify_event`.
+func system_inotifyReadEvents(_ inotify: CInt, concerning name: [UInt8],
+                              using buffer: UnsafeMutableRawBufferPointer) -> WatchedEvents {
+    var events = WatchedEvents()
+    guard let base = buffer.baseAddress else { return events }
+    let header = MemoryLayout<inotify_event>.size
+    let overflow = UInt32(truncatingIfNeeded: IN_Q_OVERFLOW)
+    let gone = UInt32(truncatingIfNeeded: IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED)
+    while true {
+        let count = read(inotify, base, buffer.count)
+        if count == -1 {
+            if errno == EINTR { continue }
+            if errno != EAGAIN && errno != EWOULDBLOCK { events.watchEnded = true }
+            return events
+        }
+        guard count > 0 else { return events }
+        var offset = 0
+        while offset + header <= count {
+            let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+            let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+            let nameStart = offset + header
+            let nameEnd = min(nameStart + length, count)
+            if mask & overflow != 0 {
+                events.fileMayHaveChanged = true
+            } else if mask & gone != 0 {
+                events.fileMayHaveChanged = true
+                events.watchEnded = true
+            } else if length > 0 {
+                let recorded = UnsafeRawBufferPointer(rebasing: buffer[nameStart..<nameEnd]).prefix { $0 != 0 }
+                if recorded.elementsEqual(name) { events.fileMayHaveChanged = true }
+            }
+            offset = nameEnd
+        }
+    }
+}
+#endif
+
+#if canImport(Darwin)
+/// `kqueue(2)` (Darwin only): the queue the watcher's `EVFILT_VNODE` filters
+/// report to. A kqueue is not inherited by a child process.
+func system_kqueue() -> CInt {
+    kqueue()
+}
+
+/// `open(2)` with `O_EVTONLY | O_CLOEXEC` (Darwin only, sys/fcntl.h): a
+/// descriptor only for change notifications, which does not keep the volume
+/// from being unmounted.
+func system_openForEvents(_ path: UnsafePointer<CChar>) -> CInt {
+    open(path, O_EVTONLY | O_CLOEXEC)
+}
+
+/// Registers `descriptor` (opened with `system_openForEvents`) with kqueue
+/// `queue`: an `EVFILT_VNODE` filter, `EV_ADD | EV_CLEAR` (reported once per
+/// batch of changes). A file reports `NOTE_WRITE`, `NOTE_EXTEND`,
+/// `NOTE_ATTRIB` (a truncation raises `NOTE_ATTRIB` and `NOTE_WRITE`),
+/// `NOTE_DELETE` and `NOTE_RENAME`; a folder `NOTE_WRITE` (an entry was
+/// created, removed or renamed in it: a file created or renamed over the
+/// watched name), `NOTE_DELETE` and `NOTE_RENAME` (the folder itself went).
+///
+/// - Parameter folder: Whether `descriptor` is the watched folder; its
+///   events carry `udata` 1, the file's 0.
+func system_kqueueWatch(_ queue: CInt, _ descriptor: CInt, folder: Bool) -> CInt {
+    let fileEvents = NOTE_WRITE | NOTE_EXTEND | NOTE_ATTRIB | NOTE_DELETE | NOTE_RENAME
+    let folderEvents = NOTE_WRITE | NOTE_DELETE | NOTE_RENAME
+    var change = kevent(ident: UInt(bitPattern: Int(descriptor)), filter: Int16(EVFILT_VNODE),
+                        flags: UInt16(EV_ADD | EV_CLEAR), fflags: UInt32(folder ? folderEvents : fileEvents),
+                        data: 0, udata: UnsafeMutableRawPointer(bitPattern: folder ? 1 : 0))
+    return kevent(queue, &change, 1, nil, 0, nil)
+}
+
+/// Takes every event pending on kqueue `queue` without waiting (a zero
+/// timeout) and sums them up: any event may mean a change of the file; the
+/// folder's `NOTE_DELETE` or `NOTE_RENAME` ends the folder watch, as does a
+/// failing `kevent`.
+func system_kqueueReadEvents(_ queue: CInt) -> WatchedEvents {
+    var events = WatchedEvents()
+    let folderGone = UInt32(NOTE_DELETE | NOTE_RENAME)
+    // `[kevent](…)` would name the function kevent(2), not the struct.
+    var received: [kevent] = Array(repeating: kevent(), count: 8)
+    var noWait = timespec(tv_sec: 0, tv_nsec: 0)
+    while true {
+        let count = kevent(queue, nil, 0, &received, CInt(received.count), &noWait)
+        if count == -1 {
+            if errno == EINTR { continue }
+            events.watchEnded = true
+            return events
+        }
+        for event in received.prefix(Int(count)) {
+            events.fileMayHaveChanged = true
+            if event.udata == UnsafeMutableRawPointer(bitPattern: 1), event.fflags & folderGone != 0 { events.watchEnded = true }
+        }
+        if Int(count) < received.count { return events }
+    }
+}
+#endif
 
 // MARK: - Anonymous memory (ZeroedMemory)
 

@@ -31,6 +31,7 @@ import Testing
     static let dispatchFiles: Set<String> = [
         "Sources/DuneEvents/Input/IngestSession+ParseAhead.swift",
         "Sources/DuneEvents/Log/EventLog.swift",
+        "Sources/DuneEvents/Platform/FileChangeWatcher.swift",
         "Sources/DuneEvents/Log/LogReader+Batches.swift",
         "Sources/DuneEvents/Log/LogReader+EventBatches.swift",
         "Sources/DuneEvents/Support/BlockingProducer.swift",

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Type-checks the Darwin branches of Sources/DuneEvents/Platform/ on Linux.
+#
+# `swiftc -parse` does not type-check inactive `#if` branches, and this
+# machine has no Apple SDK. So the script builds a stand-in `Darwin` module
+# (Scripts/darwin-standin/: a C header transcribing, from Apple's headers, the
+# declarations the platform layer uses, with Darwin's types; and a Swift
+# overlay with the shapes of Swift's Darwin overlay), copies Platform/ with
+# what it needs from the rest of the module, turns the Linux branches off and
+# the Apple ones on, and runs `swiftc -typecheck` once per Apple target:
+#
+#   macOS, iOS device, iOS simulator, Mac Catalyst.
+#
+# `-D` cannot set `os()` or `targetEnvironment()`, so those conditions are
+# rewritten to `true`/`false` in the copied text, per target, on `#if` and
+# `#elseif` lines; `canImport(Glibc)` and `canImport(Musl)` become `false`,
+# and `canImport(Darwin)` finds the stand-in.
+#
+# What it catches: a name Darwin lacks (inotify, MADV_HUGEPAGE, O_DIRECT), a
+# type-width mistake (st_mode is UInt16, st_dev Int32, statvfs's block
+# counts UInt32), a wrong overlay shape (open, fcntl). What it cannot: the
+# behaviour of the calls, and any declaration the transcription gets wrong;
+# that is for a run on Apple hardware (.github/workflows/apple.yml).
+#
+# Usage: Scripts/check-darwin.sh              check the sources as they are
+#        Scripts/check-darwin.sh --self-test  also check that three known
+#            mistakes, injected into a copy, fail (MADV_HUGEPAGE, an inotify
+#            call, st_mode read into a UInt32)
+# Exits non-zero on any error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+standin=Scripts/darwin-standin
+platform=Sources/DuneEvents/Platform
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# 1. The stand-in module: the overlay, compiled as Swift module `Darwin` on top
+#    of the C module of the same name (as Swift's overlay sits on Apple's).
+#    Swift 5 mode, as the real overlay is built (its global `MAP_FAILED`).
+mkdir -p "$work/module"
+swiftc -swift-version 5 -parse-as-library -emit-module -module-name Darwin -import-underlying-module \
+    -I "$standin/Darwin" -emit-module-path "$work/module/Darwin.swiftmodule" \
+    "$standin/DarwinOverlay.swift"
+#    The toolchain's Linux Dispatch and Synchronization import Glibc, whose C
+#    structs clash with the stand-in's in one clang instance: stand-ins of both,
+#    with only what Platform/ uses, found first on the import path.
+for module in Dispatch Synchronization; do
+    swiftc -swift-version 6 -parse-as-library -emit-module -module-name "$module" \
+        -emit-module-path "$work/module/$module.swiftmodule" "$standin/$module.swift"
+done
+
+# 2. The sources for one target: Platform/, the module's error type, and the
+#    stand-ins for the few other types Platform/ names; with the conditions
+#    rewritten. $1: target name; $2: os(iOS); $3: simulator; $4: macCatalyst.
+prepare() {
+    local target=$1 ios=$2 simulator=$3 catalyst=$4 macos=false
+    [[ $target == macOS ]] && macos=true
+    local dir="$work/$target"
+    mkdir -p "$dir"
+    cp "$platform"/*.swift Sources/DuneEvents/DuneEventsError.swift "$standin/ModuleStandIns.swift" "$dir/"
+    sed -E -i "/^[[:space:]]*#(if|elseif)[[:space:]]/{
+        s/canImport\((Glibc|Musl)\)/false/g
+        s/os\(macOS\)/$macos/g
+        s/os\(iOS\)/$ios/g
+        s/os\([A-Za-z]+\)/false/g
+        s/targetEnvironment\(simulator\)/$simulator/g
+        s/targetEnvironment\(macCatalyst\)/$catalyst/g
+        s/targetEnvironment\([A-Za-z]+\)/false/g
+    }" "$dir"/*.swift
+    if grep -nE '^[[:space:]]*#(if|elseif)[[:space:]].*(os|targetEnvironment|canImport\((Glibc|Musl))\(' "$dir"/*.swift; then
+        echo "check-darwin: a condition above was not rewritten" >&2
+        return 1
+    fi
+}
+
+# 3. One type-check of a prepared copy; prints the compiler's errors.
+typecheck() {
+    swiftc -typecheck -swift-version 6 -module-name DuneEvents -package-name DuneEvents \
+        -I "$work/module" -I "$standin/Darwin" "$1"/*.swift
+}
+
+targets=(
+    "macOS false false false"
+    "iOS true false false"
+    "iOS-simulator true true false"
+    "Mac-Catalyst true false true"
+)
+
+failed=0
+for spec in "${targets[@]}"; do
+    read -r target ios simulator catalyst <<<"$spec"
+    prepare "$target" "$ios" "$simulator" "$catalyst"
+    if typecheck "$work/$target"; then
+        echo "check-darwin: $target: type-checks ($(ls "$work/$target" | wc -l | tr -d ' ') files)"
+    else
+        echo "check-darwin: $target: FAILED" >&2
+        failed=1
+    fi
+done
+
+# 4. Optionally, that the check catches what it exists to catch: each mistake,
+#    added to a Darwin branch of a copy of Syscalls.swift, must fail.
+if [[ ${1:-} == --self-test ]]; then
+    mistakes=(
+        "_ = MADV_HUGEPAGE"
+        "_ = inotify_init1(0)"
+        "var info = stat(); let mode: UInt32 = info.st_mode; _ = (info, mode)"
+    )
+    for index in "${!mistakes[@]}"; do
+        dir="$work/mistake-$index"
+        cp -r "$work/macOS" "$dir"
+        printf '\n#if canImport(Darwin)\nfunc injectedMistake() {\n    %s\n}\n#endif\n' "${mistakes[$index]}" >> "$dir/Syscalls.swift"
+        if typecheck "$dir" >/dev/null 2>&1; then
+            echo "check-darwin: self-test: '${mistakes[$index]}' type-checked, but Darwin would refuse it" >&2
+            failed=1
+        else
+            echo "check-darwin: self-test: '${mistakes[$index]}' is refused"
+        fi
+    done
+fi
+
+if [[ $failed != 0 ]]; then
+    echo "check-darwin: FAILED" >&2
+    exit 1
+fi
+echo "check-darwin: all targets type-check against the Darwin stand-in"
