@@ -30,6 +30,12 @@ public enum StoreInput: Sendable, Hashable {
 }
 
 extension StoreInput {
+    /// The command this value asks for, validated by the rules `ingest` applies.
+    /// - Throws: The rejection, as ``InputError``.
+    package func command() throws -> IngestCommand {
+        try InputParser.command(from: inputObject)
+    }
+
     /// The input object an `ingest` line would hold for this value: the
     /// store validates it by the very rules the line parser applies.
     var inputObject: JSONObject {

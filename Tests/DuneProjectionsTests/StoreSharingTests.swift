@@ -1,0 +1,274 @@
+import Foundation
+import Observation
+import Synchronization
+import Testing
+import DuneEvents
+@testable import DuneProjections
+
+/// Several stores and processes on one log: the lock only while writing,
+/// following others' appends, read-only access, one consistent state.
+@Suite struct StoreSharingTests {
+    static func line(_ json: String) throws -> StoreInput {
+        DuneStoreTests.storeInput(try InputParser.parse(json))
+    }
+
+    static func sample(_ id: String, day: Int, value: Double, source: String) -> String {
+        let date = "2026-03-\(day < 10 ? "0" : "")\(day)T06:00:00Z"
+        let end = "2026-03-\(day < 10 ? "0" : "")\(day)T06:01:00Z"
+        return #"{"type":"sample","kind":"hrv","id":"\#(id)","start":"\#(date)","end":"\#(end)","value":\#(value),"unit":"ms","source":"\#(source)"}"#
+    }
+
+    /// One writer's inputs: samples both writers send (idempotency), corrections
+    /// of the other's samples, refreshes 30 s apart (throttling), task phases.
+    static func inputs(writer: Int) throws -> [StoreInput] {
+        var lines: [String] = []
+        for index in 0..<12 {
+            lines.append(sample("shared-\(index)", day: 1 + index % 20, value: 40 + Double(index), source: "Watch"))
+            lines.append(sample("fix-\(index)", day: 2 + index % 20, value: 60 + Double(writer * 10 + index), source: "Ring"))
+            let second = 10 + index * 30 + writer * 7
+            lines.append(#"{"type":"refresh","source":"healthKitObserver","kind":"hrv","at":"2026-03-10T08:\#(second / 60 < 10 ? "0" : "")\#(second / 60):\#(second % 60 < 10 ? "0" : "")\#(second % 60)Z"}"#)
+            let phase = index % 2 == 0 ? "started" : "completed"
+            lines.append(#"{"type":"task","task":"load-\#(writer)-\#(index / 2)","feature":"readiness","phase":"\#(phase)","at":"2026-03-10T09:00:\#(10 + index)Z"}"#)
+        }
+        return try lines.map(line)
+    }
+
+    static var dunReplay: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("dune-replay").path
+    }
+
+    @Test func twoWritersAReadOnlyStoreAndTheCommandLineShareOneLogAsOneWriterWould() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let first = try await DuneStore.open(at: path, options: .init(durability: .none))
+            let second = try await DuneStore.open(at: path, options: .init(durability: .none))
+            let reader = try await DuneStore.open(at: path, options: .init(access: .readOnly))
+            var observed = reader.states.makeAsyncIterator()
+            #expect(try await observed.next()?.throughSeq == 0)
+
+            // The command line appends too, from another process, at the same time.
+            let cliInput = directory + "/cli.jsonl"
+            try (0..<20).map { Self.sample("cli-\($0)", day: 1 + $0, value: 70, source: "CLI") + "\n" }.joined()
+                .write(toFile: cliInput, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.dunReplay)
+            process.arguments = ["ingest", cliInput, "--log", path, "--wait"]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+
+            async let firstOutcomes = Self.appendOneByOne(try Self.inputs(writer: 1), to: first)
+            async let secondOutcomes = Self.appendOneByOne(try Self.inputs(writer: 2), to: second)
+            let results = try await [(try Self.inputs(writer: 1), firstOutcomes), (try Self.inputs(writer: 2), secondOutcomes)]
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+
+            // Every store's state equals a rebuild of the log.
+            let rebuilt = try await DuneStoreTests.rebuiltFiles(path)
+            for store in [first, second, reader] {
+                #expect(await DuneStoreTests.files(of: store) == rebuilt)
+            }
+            let lastSeq = try LogReader(path: path).events().count
+            var seen = 0
+            while seen < lastSeq, let state = try await observed.next() { seen = state.throughSeq }
+            #expect(seen == lastSeq, "the read-only store followed every append")
+
+            // Every decision is what a single writer decides given the same inputs in log order.
+            let stored = try LogReader(path: path).events()
+            var bySeq: [Int: StoreInput] = [:]
+            var notAppended: [(StoreInput, AppendOutcome)] = []
+            for (inputs, outcomes) in results {
+                for (input, outcome) in zip(inputs, outcomes) {
+                    if case .appended(let seq) = outcome { bySeq[seq] = input } else { notAppended.append((input, outcome)) }
+                }
+            }
+            let single = try EventLog(path: directory + "/single.jsonl")
+            var singleEvents: [RecordedEvent] = []
+            for event in stored {
+                let input: IngestCommand
+                if let typed = bySeq[event.seq] {
+                    input = try typed.command()
+                } else if case .sampleIngested(let sample) = event.payload, sample.source == "CLI" {
+                    input = try InputParser.parse(cliLine(for: sample, in: cliInput))
+                } else {
+                    continue  // a superseding cancellation the task decider added: the next input brings it
+                }
+                let batch = try await single.ingest([input])
+                singleEvents += batch.appended
+            }
+            #expect(singleEvents.map(\.seq) == stored.map(\.seq))
+            #expect(singleEvents.map(\.payload) == stored.map(\.payload))
+            for (input, outcome) in notAppended {
+                let again = try await single.ingest([try input.command()])
+                #expect(AppendOutcome(again.results[0]).isStored == outcome.isStored)
+                #expect(again.appended.isEmpty)
+            }
+            await single.close()
+            for store in [first, second, reader] { await store.close() }
+        }
+    }
+
+    static func appendOneByOne(_ inputs: [StoreInput], to store: DuneStore) async throws -> [AppendOutcome] {
+        var outcomes: [AppendOutcome] = []
+        for input in inputs { outcomes.append(try await store.append(input)) }
+        return outcomes
+    }
+
+    @Test func aReadOnlyStoreBesideATornTailAndAStaleSnapshotChangesNothing() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let writer = try await DuneStore.open(at: path)
+            for day in 1...5 { _ = try await writer.append(try Self.line(Self.sample("s\(day)", day: day, value: 50, source: "Watch"))) }
+            await writer.close()  // writes a snapshot
+            // A later append makes the snapshot stale, then a writer dies mid-line.
+            let log = try EventLog(path: path)
+            _ = try await log.ingest([try InputParser.parse(Self.sample("s6", day: 6, value: 51, source: "Watch"))])
+            await log.close()
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(#"{"v":1,"seq":7,"id":"torn"#.utf8))
+            try handle.close()
+            let before = try Self.listing(directory)
+
+            let reader = try await DuneStore.open(at: path, options: .init(access: .readOnly))
+            #expect(await reader.state.throughSeq == 6)
+            await #expect(throws: DuneEventsError.self) { try await reader.append(try Self.line(Self.sample("x", day: 7, value: 50, source: "W"))) }
+            await #expect(throws: DuneEventsError.self) { try await reader.forget(sources: ["Watch"]) }
+            await reader.close()
+            #expect(try Self.listing(directory) == before, "no byte and no directory entry changed")
+        }
+    }
+
+    /// Every name in `directory` with its bytes.
+    static func listing(_ directory: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            files[name] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+        }
+        return files
+    }
+
+    @Test func aReadOnlyStoreStartsEmptyBeforeTheLogExistsAndFollowsItOnceCreated() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let reader = try await DuneStore.open(at: path, options: .init(access: .readOnly))
+            #expect(!FileManager.default.fileExists(atPath: path))
+            var states = reader.states.makeAsyncIterator()
+            #expect(try await states.next()?.throughSeq == 0)
+            let writer = try await DuneStore.open(at: path)
+            _ = try await writer.append(try Self.line(Self.sample("a", day: 1, value: 50, source: "Watch")))
+            #expect(try await states.next()?.throughSeq == 1, "followed without a read")
+            await writer.close()
+            await reader.close()
+            #expect(try await states.next() == nil, "close ends the observation")
+        }
+    }
+
+    @Test func aStoreFollowsAForgetByAnotherWriterAndPublishes() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let app = try await DuneStore.open(at: path)
+            _ = try await app.append([try Self.line(Self.sample("keep", day: 1, value: 50, source: "Watch")),
+                                      try Self.line(Self.sample("drop", day: 2, value: 90, source: "Old Ring"))])
+            var states = app.states.makeAsyncIterator()
+            #expect(try await states.next()?.throughSeq == 2)
+            let inode = LogFile.status(atPath: path)?.identity
+            let other = try await DuneStore.open(at: path)
+            _ = try await other.forget(sources: ["Old Ring"])
+            await other.close()
+            #expect(LogFile.status(atPath: path)?.identity != inode, "forget renamed a new log over the path")
+            let followed = try await states.next()
+            #expect(followed?.throughSeq == 3)
+            #expect(await DuneStoreTests.files(of: app) == (try await DuneStoreTests.rebuiltFiles(path)))
+            // The next append goes to the new log.
+            #expect(try await app.append(try Self.line(Self.sample("new", day: 3, value: 55, source: "Watch"))) == .appended(seq: 4))
+            await app.close()
+        }
+    }
+
+    @Test func aWriteWaitingForTheLockEndsWithCancellation() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            let holder = try LogFile.openForAppend(path: path, create: false, lock: .deferred)
+            #expect(try holder.tryLock())
+            let input = try Self.line(Self.sample("a", day: 1, value: 50, source: "Watch"))
+            let waiting = Task { try await store.append(input) }
+            try await Task.sleep(for: .milliseconds(50))
+            waiting.cancel()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+            holder.unlock()
+            try holder.close()
+            #expect(try await store.append(input) == .appended(seq: 1), "nothing of the cancelled write was appended")
+            await store.close()
+        }
+    }
+
+    @Test func everyStateHoldsTheFourModelsAtOneSeqAndTheFirstIsTheCurrentOne() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path, options: .init(durability: .none))
+            _ = try await store.append(try Self.line(Self.sample("first", day: 1, value: 50, source: "Watch")))
+            var states = store.states.makeAsyncIterator()
+            let current = try await states.next()
+            #expect(current?.throughSeq == 1, "the first element is the state now, not the next change")
+            let writing = Task {
+                for index in 0..<60 {
+                    _ = try await store.append([try Self.line(Self.sample("s\(index)", day: 1 + index % 28, value: 40 + Double(index), source: "Watch")),
+                                                try Self.line(#"{"type":"refresh","source":"pullToRefresh","kind":"all","at":"2026-03-10T08:\#(index < 10 ? "0" : "")\#(index):00Z"}"#)])
+                }
+            }
+            var reads = 0
+            while !writing.isCancelled, reads < 200 {
+                let state = await store.state
+                #expect(Set([state.readiness.throughSeq, state.trends.throughSeq, state.weeklyStats.throughSeq,
+                             state.syncStatus.throughSeq, state.throughSeq]).count == 1)
+                reads += 1
+                if state.throughSeq == 121 { break }
+            }
+            try await writing.value
+            var last = 0
+            while last < 121, let state = try await states.next() {
+                #expect(state.throughSeq > last)
+                #expect(Set([state.readiness.throughSeq, state.trends.throughSeq, state.syncStatus.throughSeq]) == [state.throughSeq])
+                last = state.throughSeq
+            }
+            #expect(last == 121)
+            await store.close()
+        }
+    }
+
+    @Test func theObservableModelUpdatesUnderObservationTracking() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            _ = try await store.append(try Self.line(Self.sample("a", day: 1, value: 50, source: "Watch")))
+            let model = await StoreStateModel(store: store)
+            #expect(await model.state.throughSeq == 1, "it starts from the current state")
+            let changed = Changed()
+            await MainActor.run {
+                withObservationTracking { _ = model.state } onChange: { changed.set() }
+            }
+            _ = try await store.append(try Self.line(Self.sample("b", day: 2, value: 51, source: "Watch")))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while await model.state.throughSeq < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(await model.state.throughSeq == 2)
+            #expect(changed.isSet, "withObservationTracking saw the change")
+            await store.close()
+        }
+    }
+}
+
+/// Set by an observation's `onChange`, read by the test.
+private final class Changed: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
+}
+
+/// The line of the command line's input file for `sample` (the file holds one line per id).
+private func cliLine(for sample: Sample, in file: String) throws -> String {
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    return text.split(separator: "\n").first { $0.contains(#""id":"\#(sample.id)""#) }.map(String.init) ?? ""
+}
+
