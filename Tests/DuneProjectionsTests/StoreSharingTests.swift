@@ -215,7 +215,7 @@ import DuneEvents
             let writing = Task {
                 for index in 0..<60 {
                     _ = try await store.append([try Self.line(Self.sample("s\(index)", day: 1 + index % 28, value: 40 + Double(index), source: "Watch")),
-                                                try Self.line(#"{"type":"refresh","source":"pullToRefresh","kind":"all","at":"2026-03-10T08:\#(index < 10 ? "0" : "")\#(index):00Z"}"#)])
+                                                try Self.line(#"{"type":"refresh","source":"pullToRefresh","kind":"hrv","at":"2026-03-10T08:\#(index < 10 ? "0" : "")\#(index):00Z"}"#)])
                 }
             }
             var reads = 0
