@@ -1,20 +1,36 @@
 #!/usr/bin/env bash
-# DuneStore as an app uses it, on the long-history log (about 120 events a day
-# over 8,300 days, 1.18M events): open + first readiness read with and without
-# a snapshot, report with and without one, and single-sample appends.
+# DuneStore as an app uses it (issue 21's store: the writer lock per write,
+# other processes' appends followed), on the long-history log (about 140
+# events a day over 8,300 days, 1.18M events):
+#   - open + first state read, from a snapshot and with a full replay;
+#   - report from the snapshot and without it;
+#   - single-sample appends, one call each (the lock taken per call), at
+#     durability none and batch: p50 / p99 per call;
+#   - another process's append reaching an observer of an idle store
+#     (StoreBench writer → StoreBench observe, CLOCK_MONOTONIC on both sides);
+#   - the CPU time of an open, observed, idle store over 10 s.
 #
-#   Benchmarks/store.sh          # RUNS=3
+#   Benchmarks/store.sh                          # RUNS=3
+#   BENCH_LOG=path/to/small.jsonl Benchmarks/store.sh   # a smoke test on another log
 #
-# Builds dune-replay (release, .build-perf) and Benchmarks/StoreBench (release),
-# generates the log once into Benchmarks/.data/log-long-1M.jsonl (the file of
-# run.sh's long 1M rows), and prints
-# each figure min / median / max with peak RSS (GNU time).
+# Builds dune-replay (release, .build-perf) and Benchmarks/StoreBench
+# (release), generates the log once into Benchmarks/.data/log-long-1M.jsonl
+# (the file of run.sh's long 1M rows), works on a copy of it
+# (Benchmarks/.data/store.jsonl), and prints each figure min / median / max
+# over RUNS runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
+APPENDS=${APPENDS:-2000}          # timed appends per run, after WARMUP untimed ones
+WARMUP=${WARMUP:-200}
+NOTIFY_COUNT=${NOTIFY_COUNT:-200} # the writer's appends per run, NOTIFY_INTERVAL ms apart
+NOTIFY_INTERVAL=${NOTIFY_INTERVAL:-20}
+IDLE_SECONDS=${IDLE_SECONDS:-10}
 source Benchmarks/long-history.sh
 swift build -c release --package-path Benchmarks/StoreBench >/dev/null
 BENCH=Benchmarks/StoreBench/.build/release/StoreBench
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/store-bench.XXXXXX")
+trap 'rm -rf "$SCRATCH"' EXIT
 
 # measure LABEL COMMAND…: RUNS runs; wall min/median/max and the largest peak RSS.
 measure() {
@@ -29,7 +45,16 @@ for _ in range(runs):
         subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name] + command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         times.append(time.perf_counter() - start)
         rss.append(int(open(out.name).read().split()[-1]) / 1024)
-print(f"| {label} | {min(times):.3f} / {statistics.median(times):.3f} / {max(times):.3f} s | {max(rss):.0f} MB |")
+print(f"| {label} | {min(times)*1000:.1f} / {statistics.median(times)*1000:.1f} / {max(times)*1000:.1f} ms | {max(rss):.0f} MB |")
+PY
+}
+
+# spread LABEL UNIT VALUE…: one table row, min / median / max of the values.
+spread() {
+    python3 - "$@" <<'PY'
+import statistics, sys
+label, unit, values = sys.argv[1], sys.argv[2], sorted(float(v) for v in sys.argv[3:])
+print(f"| {label} | {values[0]:.3f} / {statistics.median(values):.3f} / {values[-1]:.3f} {unit} | |")
 PY
 }
 
@@ -39,24 +64,93 @@ $DUNE ingest --log "$STORE" - </dev/null >/dev/null 2>&1   # leaves the deciders
 $BENCH open "$STORE" >/dev/null   # leaves a snapshot
 SNAPSHOT_BYTES=$(stat -c %s "$STORE.snapshot")
 SAMPLES=$(python3 -c "import sys; print(sum(1 for l in open(sys.argv[1]) if '\"sample.ingested\"' in l))" "$LOG")
-echo "| measurement (long history, $(wc -l < "$LOG") events) | wall min / median / max | peak RSS |"
+echo "Benchmarks/store.sh, RUNS=$RUNS, $(git rev-parse --short HEAD), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| measurement (long history, $(wc -l < "$LOG") events) | min / median / max | peak RSS |"
 echo "|---|---|---|"
-measure "StoreBench open + first readiness read, from the snapshot" $BENCH open "$STORE"
-measure "StoreBench open + first readiness read, full replay (snapshots off)" $BENCH open-replay "$STORE"
-# The same two inside the process (what StoreBench prints: open + first read, without process start and exit).
-inprocess() {
-    local label=$1; shift
-    for _ in $(seq "$RUNS"); do "$@"; done | python3 -c "
-import statistics, sys
-ms = sorted(float(line.split()[1]) for line in sys.stdin)
-print(f'| {sys.argv[1]}, in the process | {ms[0]/1000:.3f} / {statistics.median(ms)/1000:.3f} / {ms[-1]/1000:.3f} s | |')" "$label"
-}
-inprocess "StoreBench open + first readiness read, from the snapshot" $BENCH open "$STORE"
-inprocess "StoreBench open + first readiness read, full replay" $BENCH open-replay "$STORE"
+measure "StoreBench open + first state read, from the snapshot (whole process)" $BENCH open "$STORE"
+measure "StoreBench open + first state read, full replay, snapshots off (whole process)" $BENCH open-replay "$STORE"
+# The same inside the process: the open and the first state read apart.
+for mode in open open-replay; do
+    for _ in $(seq "$RUNS"); do $BENCH $mode "$STORE"; done > "$SCRATCH/$mode.txt"
+    case $mode in open) what="from the snapshot" ;; *) what="full replay" ;; esac
+    spread "\`DuneStore.open\`, $what, in the process" ms $(awk '{print $2}' "$SCRATCH/$mode.txt")
+    spread "first \`state\` read after it" ms $(awk '{print $6}' "$SCRATCH/$mode.txt")
+done
 measure "report, from the snapshot" $DUNE report --log "$STORE"
 measure "report --no-snapshot" $DUNE report --no-snapshot --log "$STORE"
 echo
 echo "snapshot: $SNAPSHOT_BYTES bytes for about $SAMPLES sample events ($((SNAPSHOT_BYTES / SAMPLES)) bytes each)"
+echo "in the process, every run:"
+sed 's/^/    open: /' "$SCRATCH/open.txt"
+sed 's/^/    open-replay: /' "$SCRATCH/open-replay.txt"
+
+# Appends: one sample per call, the writer lock taken per call.
 echo
-$BENCH append "$STORE" 5000 none
-$BENCH append "$STORE" 500 batch
+echo "| appends, one sample per call, $APPENDS after $WARMUP warm-up, lock per call | p50 min / median / max | p99 min / median / max |"
+echo "|---|---|---|"
+for durability in none batch; do
+    for _ in $(seq "$RUNS"); do $BENCH append "$STORE" "$APPENDS" $durability "$WARMUP"; done > "$SCRATCH/append-$durability.txt"
+    python3 - "$durability" "$SCRATCH/append-$durability.txt" <<'PY'
+import re, statistics, sys
+durability, lines = sys.argv[1], open(sys.argv[2]).read().splitlines()
+p50 = sorted(float(re.search(r"p50 ([0-9.]+)", l).group(1)) for l in lines)
+p99 = sorted(float(re.search(r"p99 ([0-9.]+)", l).group(1)) for l in lines)
+print(f"| durability `{durability}` | {p50[0]:.3f} / {statistics.median(p50):.3f} / {p50[-1]:.3f} ms | {p99[0]:.3f} / {statistics.median(p99):.3f} / {p99[-1]:.3f} ms |")
+PY
+done
+for durability in none batch; do sed 's/^/    /' "$SCRATCH/append-$durability.txt"; done
+
+# Another process's append reaching an observer of an idle store: the writer
+# prints the CLOCK_MONOTONIC time when each append call returned, the observer
+# the time each state arrived; a seq's latency is the arrival of the first
+# state that contains it minus its writer's return.
+echo
+echo "| another process's append → an idle store's observer ($NOTIFY_COUNT appends, $NOTIFY_INTERVAL ms apart, writer at batch) | p50 | p99 | max |"
+echo "|---|---|---|---|"
+for access in read-write read-only; do
+    for run in $(seq "$RUNS"); do
+        observed=$SCRATCH/observe-$access-$run.txt written=$SCRATCH/writer-$access-$run.txt
+        $BENCH observe "$STORE" "$NOTIFY_COUNT" $access > "$observed" &
+        observer=$!
+        for _ in $(seq 600); do grep -q '^ready' "$observed" && break; sleep 0.1; done
+        grep -q '^ready' "$observed" || { echo "the observer did not start" >&2; kill "$observer"; exit 1; }
+        $BENCH writer "$STORE" "$NOTIFY_COUNT" "$NOTIFY_INTERVAL" batch > "$written"
+        wait "$observer"
+    done
+    python3 - "$access" "$SCRATCH" "$RUNS" <<'PY'
+import os, statistics, sys
+access, scratch, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def pct(values, p): return values[min(len(values) - 1, int(len(values) * p))]
+pooled, rows = [], []
+for run in range(1, runs + 1):
+    written = [line.split() for line in open(os.path.join(scratch, f"writer-{access}-{run}.txt"))]
+    states = [line.split() for line in open(os.path.join(scratch, f"observe-{access}-{run}.txt")) if line.startswith("state ")]
+    arrivals = sorted((int(seq), int(ns)) for _, seq, ns in states)
+    latencies, missed = [], 0
+    for _, seq, returned in written:
+        seen = next((ns for s, ns in arrivals if s >= int(seq)), None)
+        if seen is None:
+            missed += 1
+        else:
+            latencies.append((seen - int(returned)) / 1e6)
+    latencies.sort()
+    pooled += latencies
+    rows.append(f"    {access} run {run}: {len(written)} appends, {len(arrivals)} states, {missed} never observed; "
+                f"p50 {pct(latencies, 0.5):.2f} ms, p99 {pct(latencies, 0.99):.2f} ms, min {latencies[0]:.2f} ms, max {latencies[-1]:.2f} ms")
+pooled.sort()
+print(f"| observer on a {access} store, {runs} runs pooled ({len(pooled)} appends) | {pct(pooled, 0.5):.2f} ms | {pct(pooled, 0.99):.2f} ms | {pooled[-1]:.2f} ms |")
+open(os.path.join(scratch, f"notify-{access}.txt"), "w").write("\n".join(rows) + "\n")
+PY
+done
+cat "$SCRATCH"/notify-*.txt
+
+# An open, observed store left idle: the process's CPU time over IDLE_SECONDS.
+echo
+echo "| an open store with one \`states\` observer, idle $IDLE_SECONDS s: the process's CPU time (getrusage) | min / median / max | |"
+echo "|---|---|---|"
+for access in read-write read-only; do
+    for _ in $(seq "$RUNS"); do $BENCH idle "$STORE" "$IDLE_SECONDS" $access; done > "$SCRATCH/idle-$access.txt"
+    spread "$access" ms $(awk '{print $6}' "$SCRATCH/idle-$access.txt")
+done
+cat "$SCRATCH"/idle-*.txt | sed 's/^/    /'

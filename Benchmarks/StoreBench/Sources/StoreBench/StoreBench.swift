@@ -1,62 +1,237 @@
 import DuneProjections
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// `StoreBench open LOG` — opens a store on LOG, reads readiness, closes;
-/// prints the wall time of open + first read in milliseconds.
+/// DuneStore as an app uses it, through its public API only. Run by
+/// Benchmarks/store.sh; every mode prints one summary line on stdout
+/// (`writer` and `observe` print one line per event, for store.sh to join).
+///
+/// `StoreBench open LOG` — `DuneStore.open` (from `LOG.snapshot` when it is
+/// valid), then the first `state` read, then `close`; prints the two times.
 /// `StoreBench open-replay LOG` — the same with snapshots off: a full replay,
 /// and no snapshot written on close.
 ///
-/// `StoreBench append LOG N DURABILITY` — opens a store on LOG, appends N
-/// single HRV samples one call each, and prints p50 / p99 / max of the append
-/// calls in milliseconds (read models are not read in between: they are
-/// computed when read), and the first call's time (it also rebuilds the
-/// deciders' state, which opening defers).
+/// `StoreBench append LOG N DURABILITY [WARMUP]` — opens a store, makes WARMUP
+/// single-sample appends (default 200; the first also loads the deciders'
+/// state, which opening defers), then N timed ones, one call each (each takes
+/// the writer lock, catches up, writes, syncs per DURABILITY, unlocks), and
+/// prints p50 / p99 / max of the N calls in milliseconds.
+///
+/// `StoreBench writer LOG N INTERVAL_MS DURABILITY` — appends N samples, one
+/// call each, INTERVAL_MS apart; after each call returns it prints
+/// `appended SEQ NS`, NS being CLOCK_MONOTONIC in nanoseconds.
+///
+/// `StoreBench observe LOG N [read-only]` — opens a store (read-write unless
+/// `read-only`), observes `states`, prints `ready SEQ` once the first (current)
+/// state arrived, then keeps observing until a state is N seqs past that one
+/// (or 120 s passed), and prints `state SEQ NS` for each state received
+/// (CLOCK_MONOTONIC at its arrival).
+///
+/// `StoreBench idle LOG SECONDS [read-only]` — opens a store, starts one
+/// `for try await` observer, waits for its first state, then stays idle for
+/// SECONDS and prints the process's CPU time (user + system, getrusage) over them.
 @main
 struct StoreBench {
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        milliseconds(ContinuousClock.now - start)
     }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds: one clock for every process of the machine (on Linux), so two processes' readings compare.
+    static func monotonicNanoseconds() -> UInt64 {
+        #if os(Linux)
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        #else
+        return DispatchTime.now().uptimeNanoseconds  // mach_absolute_time: also one clock for the machine
+        #endif
+    }
+
+    /// The process's CPU time so far (user + system), in milliseconds.
+    static func cpuMilliseconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
+        return ms(usage.ru_utime) + ms(usage.ru_stime)
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(64)
+    }
+
+    /// Writes `line` to stdout at once (unbuffered), for the script that waits for it.
+    static func printFlushed(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static let usage = """
+        usage: StoreBench open LOG | open-replay LOG | append LOG N fsync|batch|none [WARMUP]
+                          | writer LOG N INTERVAL_MS fsync|batch|none | observe LOG N [read-only] | idle LOG SECONDS [read-only]
+        """
 
     static func main() async throws {
         let arguments = CommandLine.arguments
-        guard arguments.count >= 3 else {
-            FileHandle.standardError.write(Data("usage: StoreBench open LOG | append LOG N fsync|batch|none\n".utf8))
-            exit(64)
-        }
+        guard arguments.count >= 3 else { fail(usage) }
         let log = arguments[2]
+        func integer(_ index: Int, _ fallback: Int) -> Int {
+            guard arguments.count > index else { return fallback }
+            guard let value = Int(arguments[index]), value >= 0 else { fail("not a count: \(arguments[index])\n\(usage)") }
+            return value
+        }
+        func durability(_ index: Int) -> Durability {
+            guard arguments.count > index else { return .batch }
+            guard let value = Durability(rawValue: arguments[index]) else { fail("not a durability: \(arguments[index])\n\(usage)") }
+            return value
+        }
+        func access(_ index: Int) -> DuneStore.Access {
+            arguments.count > index && arguments[index] == "read-only" ? .readOnly : .readWrite
+        }
         switch arguments[1] {
         case "open", "open-replay":
-            let start = ContinuousClock.now
-            let store = try await DuneStore.open(at: log, options: DuneStore.Options(keepsSnapshots: arguments[1] == "open"))
-            let readiness = await store.readiness
-            let elapsed = milliseconds(since: start)
-            print(String(format: "open+readiness %.1f ms (%d days, throughSeq %d)", elapsed, readiness.days.count, readiness.throughSeq))
-            await store.close()
+            try await open(log: log, keepsSnapshots: arguments[1] == "open")
         case "append":
-            let count = arguments.count > 3 ? Int(arguments[3]) ?? 1000 : 1000
-            let durability = arguments.count > 4 ? Durability(rawValue: arguments[4]) ?? .none : .none
-            let store = try await DuneStore.open(at: log, options: DuneStore.Options(durability: durability))
-            var times: [Double] = []
-            let base = Timestamp(epochSeconds: 4_102_000_000, offsetSeconds: 3600)  // 2099-12-27, after any generated data
-            for index in 0..<count {
-                let start = base.adding(seconds: Int64(index) * 60)
-                let sample = SampleInput(id: "bench-\(ProcessInfo.processInfo.processIdentifier)-\(index)", kind: .hrv, start: start,
-                                         end: start.adding(seconds: 60), source: "StoreBench", reading: .quantity(value: 50, unit: "ms"))
-                let began = ContinuousClock.now
-                _ = try await store.append(.sample(sample))
-                times.append(milliseconds(since: began))
-            }
-            await store.close()
-            // The first append also rebuilds the deciders' state, which opening defers.
-            let first = times.first ?? 0
-            times.sort()
-            func percentile(_ p: Double) -> Double { times[min(times.count - 1, Int(Double(times.count) * p))] }
-            print(String(format: "append %@ x%d: p50 %.3f ms, p99 %.3f ms, max %.3f ms, first %.1f ms", durability.rawValue, count,
-                         percentile(0.5), percentile(0.99), times.last ?? 0, first))
+            try await append(log: log, count: integer(3, 2000), durability: durability(4), warmUp: integer(5, 200))
+        case "writer":
+            try await writer(log: log, count: integer(3, 200), intervalMilliseconds: integer(4, 20), durability: durability(5))
+        case "observe":
+            try await observe(log: log, count: integer(3, 200), access: access(4))
+        case "idle":
+            try await idle(log: log, seconds: integer(3, 10), access: access(4))
         default:
-            FileHandle.standardError.write(Data("unknown mode \(arguments[1])\n".utf8))
-            exit(64)
+            fail("unknown mode \(arguments[1])\n\(usage)")
         }
+    }
+
+    static func open(log: String, keepsSnapshots: Bool) async throws {
+        let start = ContinuousClock.now
+        let store = try await DuneStore.open(at: log, options: DuneStore.Options(keepsSnapshots: keepsSnapshots))
+        let opened = ContinuousClock.now
+        let state = await store.state
+        let read = ContinuousClock.now
+        print(String(format: "open %.1f ms, first state %.1f ms, open+state %.1f ms (%d days, throughSeq %d)",
+                     milliseconds(opened - start), milliseconds(read - opened), milliseconds(read - start),
+                     state.readiness.days.count, state.throughSeq))
+        await store.close()
+    }
+
+    /// Single HRV samples on the log's last day (where an app's new samples go), ids unique to this process.
+    struct Samples {
+        let midnight: Timestamp
+        let prefix = "bench-\(ProcessInfo.processInfo.processIdentifier)"
+
+        init(lastDay: DayKey?) {
+            let offset: Int32 = 3600
+            let day = lastDay ?? DayKey(year: 2026, month: 1, day: 5)
+            midnight = Timestamp(epochSeconds: Int64(day.ordinal) * 86_400 - Int64(offset), offsetSeconds: offset)
+        }
+
+        /// Sample `index`: one minute, 20 s after the previous one (4,000 fit in a day).
+        func input(_ index: Int) -> StoreInput {
+            let start = midnight.adding(seconds: Int64(index % 4000) * 20)
+            return .sample(SampleInput(id: "\(prefix)-\(index)", kind: .hrv, start: start, end: start.adding(seconds: 60),
+                                       source: "StoreBench", reading: .quantity(value: 50, unit: "ms")))
+        }
+    }
+
+    static func append(log: String, count: Int, durability: Durability, warmUp: Int) async throws {
+        let store = try await DuneStore.open(at: log, options: DuneStore.Options(durability: durability))
+        let samples = Samples(lastDay: await store.state.trends.lastDay)
+        var first = 0.0
+        for index in 0..<warmUp {
+            let began = ContinuousClock.now
+            guard case .appended = try await store.append(samples.input(index)) else { fail("warm-up append \(index) was not appended") }
+            if index == 0 { first = milliseconds(since: began) }
+        }
+        var times: [Double] = []
+        times.reserveCapacity(count)
+        for index in warmUp..<(warmUp + count) {
+            let began = ContinuousClock.now
+            let outcome = try await store.append(samples.input(index))
+            times.append(milliseconds(since: began))
+            guard case .appended = outcome else { fail("append \(index) was not appended: \(outcome)") }
+        }
+        await store.close()
+        times.sort()
+        func percentile(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int(Double(times.count) * p))] }
+        print(String(format: "append %@ x%d after %d warm-up: p50 %.3f ms, p99 %.3f ms, max %.3f ms; first warm-up call %.1f ms",
+                     durability.rawValue, count, warmUp, percentile(0.5), percentile(0.99), times.last ?? 0, first))
+    }
+
+    static func writer(log: String, count: Int, intervalMilliseconds: Int, durability: Durability) async throws {
+        let store = try await DuneStore.open(at: log, options: DuneStore.Options(durability: durability))
+        let samples = Samples(lastDay: await store.state.trends.lastDay)
+        // The first call also loads the deciders' state, which opening defers;
+        // that only delays its return, from which its latency is counted.
+        for index in 0..<count {
+            let outcome = try await store.append(samples.input(index))
+            let returned = monotonicNanoseconds()
+            guard case .appended(let seq) = outcome else { fail("append \(index) was not appended: \(outcome)") }
+            printFlushed("appended \(seq) \(returned)")
+            try await Task.sleep(for: .milliseconds(intervalMilliseconds))
+        }
+        await store.close()
+    }
+
+    static func observe(log: String, count: Int, access: DuneStore.Access) async throws {
+        let store = try await DuneStore.open(at: log, options: DuneStore.Options(access: access))
+        let observer = Task {
+            var arrivals: [(seq: Int, nanoseconds: UInt64)] = []
+            var target = Int.max
+            for try await state in store.states {
+                let now = monotonicNanoseconds()
+                if target == .max {
+                    target = state.throughSeq + count
+                    printFlushed("ready \(state.throughSeq)")
+                } else {
+                    arrivals.append((state.throughSeq, now))
+                }
+                if state.throughSeq >= target { break }
+            }
+            return arrivals
+        }
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(120))
+            observer.cancel()
+        }
+        let arrivals = try await observer.value
+        timeout.cancel()
+        for arrival in arrivals { print("state \(arrival.seq) \(arrival.nanoseconds)") }
+        await store.close()
+    }
+
+    static func idle(log: String, seconds: Int, access: DuneStore.Access) async throws {
+        let store = try await DuneStore.open(at: log, options: DuneStore.Options(access: access))
+        let (firstState, firstStateArrived) = AsyncStream.makeStream(of: Int.self)
+        let observer = Task {
+            var received = 0
+            for try await _ in store.states {
+                received += 1
+                if received == 1 { firstStateArrived.yield(received) }
+            }
+            return received
+        }
+        for await _ in firstState { break }
+        let cpuBefore = cpuMilliseconds()
+        let start = ContinuousClock.now
+        try await Task.sleep(for: .seconds(seconds))
+        let cpu = cpuMilliseconds() - cpuBefore
+        let wall = milliseconds(since: start)
+        await store.close()  // ends the observation
+        let received = try await observer.value
+        print(String(format: "idle observed store (%@): CPU %.1f ms over %.0f ms (%d states received in all)",
+                     access == .readOnly ? "read-only" : "read-write", cpu, wall, received))
     }
 }
