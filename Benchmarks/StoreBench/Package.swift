@@ -1,7 +1,9 @@
 // swift-tools-version: 6.0
 // Measures DuneStore as an app uses it (only the public API): opening a long
-// log, the first readiness read, and single-sample appends. Run by
-// Benchmarks/store.sh; kept out of the product.
+// log and the first state read, single-sample appends with the lock taken per
+// call, another process's appends reaching an observer, and an idle observed
+// store's CPU time. Run by Benchmarks/store.sh; kept out of the product (it
+// reads clocks and getrusage through Glibc, which the library may not import).
 import PackageDescription
 
 let package = Package(

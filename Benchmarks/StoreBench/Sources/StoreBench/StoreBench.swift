@@ -23,7 +23,8 @@ import Darwin
 ///
 /// `StoreBench writer LOG N INTERVAL_MS DURABILITY` — appends N samples, one
 /// call each, INTERVAL_MS apart; after each call returns it prints
-/// `appended SEQ NS`, NS being CLOCK_MONOTONIC in nanoseconds.
+/// `appended SEQ RETURNED CALLED`: CLOCK_MONOTONIC in nanoseconds when the
+/// call returned and when it was made.
 ///
 /// `StoreBench observe LOG N [read-only]` — opens a store (read-write unless
 /// `read-only`), observes `states`, prints `ready SEQ` once the first (current)
@@ -176,10 +177,11 @@ struct StoreBench {
         // The first call also loads the deciders' state, which opening defers;
         // that only delays its return, from which its latency is counted.
         for index in 0..<count {
+            let called = monotonicNanoseconds()
             let outcome = try await store.append(samples.input(index))
             let returned = monotonicNanoseconds()
             guard case .appended(let seq) = outcome else { fail("append \(index) was not appended: \(outcome)") }
-            printFlushed("appended \(seq) \(returned)")
+            printFlushed("appended \(seq) \(returned) \(called)")
             try await Task.sleep(for: .milliseconds(intervalMilliseconds))
         }
         await store.close()
