@@ -11,7 +11,8 @@ import Darwin
 /// (`writer` and `observe` print one line per event, for store.sh to join).
 ///
 /// `StoreBench open LOG` — `DuneStore.open` (from `LOG.snapshot` when it is
-/// valid), then the first `state` read, then `close`; prints the two times.
+/// valid), then the first `state` read, then `close`; prints the two times
+/// (wall, and the process's CPU time, which a loaded machine disturbs less).
 /// `StoreBench open-replay LOG` — the same with snapshots off: a full replay,
 /// and no snapshot written on close.
 ///
@@ -117,14 +118,17 @@ struct StoreBench {
     }
 
     static func open(log: String, keepsSnapshots: Bool) async throws {
+        let cpuStart = cpuMilliseconds()
         let start = ContinuousClock.now
         let store = try await DuneStore.open(at: log, options: DuneStore.Options(keepsSnapshots: keepsSnapshots))
         let opened = ContinuousClock.now
+        let cpuOpened = cpuMilliseconds()
         let state = await store.state
         let read = ContinuousClock.now
-        print(String(format: "open %.1f ms, first state %.1f ms, open+state %.1f ms (%d days, throughSeq %d)",
+        let cpuRead = cpuMilliseconds()
+        print(String(format: "open %.1f ms, first state %.1f ms, open+state %.1f ms (%d days, throughSeq %d); process CPU: open %.1f ms, first state %.1f ms",
                      milliseconds(opened - start), milliseconds(read - opened), milliseconds(read - start),
-                     state.readiness.days.count, state.throughSeq))
+                     state.readiness.days.count, state.throughSeq, cpuOpened - cpuStart, cpuRead - cpuOpened))
         await store.close()
     }
 
