@@ -77,6 +77,8 @@ for mode in open open-replay; do
     case $mode in open) what="from the snapshot" ;; *) what="full replay" ;; esac
     spread "\`DuneStore.open\`, $what, in the process" ms $(awk '{print $2}' "$SCRATCH/$mode.txt")
     spread "first \`state\` read after it" ms $(awk '{print $6}' "$SCRATCH/$mode.txt")
+    spread "the same open, the process's CPU time" ms $(sed -E 's/.*CPU: open ([0-9.]+) ms.*/\1/' "$SCRATCH/$mode.txt")
+    spread "the same first \`state\` read, the process's CPU time" ms $(sed -E 's/.*CPU: .*first state ([0-9.]+) ms$/\1/' "$SCRATCH/$mode.txt")
 done
 measure "report, from the snapshot" $DUNE report --log "$STORE"
 measure "report --no-snapshot" $DUNE report --no-snapshot --log "$STORE"
