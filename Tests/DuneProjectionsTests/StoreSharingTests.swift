@@ -243,6 +243,18 @@ import DuneEvents
         }
     }
 
+    @Test func observationsEndWhenTheStoreIsReleasedWithoutClose() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            var store: DuneStore? = try await DuneStore.open(at: directory + "/events.jsonl")
+            var states = try #require(store).states.makeAsyncIterator()
+            var updates = try #require(store).updates.makeAsyncIterator()
+            #expect(try await states.next()?.throughSeq == 0)
+            store = nil
+            #expect(try await states.next() == nil)
+            #expect(await updates.next() == nil)
+        }
+    }
+
     @Test func theObservableModelUpdatesUnderObservationTracking() async throws {
         try await DuneStoreTests.withDirectory { directory in
             let path = directory + "/events.jsonl"
