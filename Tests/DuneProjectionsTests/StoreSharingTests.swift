@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Observation
 import Synchronization
 import Testing
@@ -238,6 +243,18 @@ import DuneEvents
         }
     }
 
+    @Test func observationsEndWhenTheStoreIsReleasedWithoutClose() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            var store: DuneStore? = try await DuneStore.open(at: directory + "/events.jsonl")
+            var states = try #require(store).states.makeAsyncIterator()
+            var updates = try #require(store).updates.makeAsyncIterator()
+            #expect(try await states.next()?.throughSeq == 0)
+            store = nil
+            #expect(try await states.next() == nil)
+            #expect(await updates.next() == nil)
+        }
+    }
+
     @Test func theObservableModelUpdatesUnderObservationTracking() async throws {
         try await DuneStoreTests.withDirectory { directory in
             let path = directory + "/events.jsonl"
@@ -272,3 +289,112 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
     return text.split(separator: "\n").first { $0.contains(#""id":"\#(sample.id)""#) }.map(String.init) ?? ""
 }
 
+
+/// Faults another process leaves: damage, a torn tail, a writer killed mid-batch.
+@Suite struct StoreFaultTests {
+    static func append(_ bytes: String, to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(bytes.utf8))
+        try handle.close()
+    }
+
+    /// The stored line of `input` as event `seq`, written by another log.
+    static func storedLine(_ json: String, seq: Int, directory: String) async throws -> String {
+        let scratch = directory + "/scratch-\(seq).jsonl"
+        let log = try EventLog(path: scratch)
+        for filler in 1..<seq {
+            _ = try await log.ingest([try InputParser.parse(StoreSharingTests.sample("filler-\(filler)", day: 1, value: 50, source: "F"))])
+        }
+        _ = try await log.ingest([try InputParser.parse(json)])
+        await log.close()
+        let text = try String(contentsOfFile: scratch, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: scratch)
+        return String(text.split(separator: "\n").last ?? "") + "\n"
+    }
+
+    @Test func damageFoundWhileFollowingEndsObservationsRefusesWritesAndKeepsTheLastGoodState() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            _ = try await store.append(try StoreSharingTests.line(StoreSharingTests.sample("a", day: 1, value: 50, source: "W")))
+            var states = store.states.makeAsyncIterator()
+            let first = try await states.next()
+            #expect(first?.throughSeq == 1)
+            // Another process leaves a damaged line 2 (one byte changed after its CRC was taken), then a whole line 3.
+            var damaged = try await Self.storedLine(StoreSharingTests.sample("b", day: 2, value: 51, source: "W"), seq: 2, directory: directory)
+            damaged = damaged.replacingOccurrences(of: "\"value\":51", with: "\"value\":57")
+            let third = try await Self.storedLine(StoreSharingTests.sample("c", day: 3, value: 52, source: "W"), seq: 3, directory: directory)
+            try Self.append(damaged + third, to: path)
+
+            await #expect(throws: DuneEventsError.self) { while try await states.next() != nil {} }
+            await #expect { try await store.append(try StoreSharingTests.line(StoreSharingTests.sample("d", day: 4, value: 53, source: "W"))) }
+                throws: { ($0 as? DuneEventsError)?.code == .closed }
+            #expect(await store.state == first, "reads keep the last good state")
+            await store.close()
+        }
+    }
+
+    @Test func aReadWriteStoreMovesADeadWritersTornTailAsideAtItsNextWrite() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let store = try await DuneStore.open(at: path)
+            _ = try await store.append(try StoreSharingTests.line(StoreSharingTests.sample("a", day: 1, value: 50, source: "W")))
+            try Self.append(#"{"v":1,"seq":2,"id":"half-written"#, to: path)  // a writer killed mid-line
+            #expect(await store.state.throughSeq == 1, "a torn tail is not read past the last newline")
+            #expect(try await store.append(try StoreSharingTests.line(StoreSharingTests.sample("b", day: 2, value: 51, source: "W"))) == .appended(seq: 2))
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            #expect(names.contains { $0.hasPrefix("events.jsonl.torn-") })
+            #expect(try LogReader(path: path).events().map(\.seq) == [1, 2])
+            #expect(await DuneStoreTests.files(of: store) == (try await DuneStoreTests.rebuiltFiles(path)))
+            #expect(await store.warnings.contains { $0.contains("torn") })
+            await store.close()
+        }
+    }
+
+    @Test func killingTheCommandLineMidIngestLosesNothingTheStoreAcknowledged() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let input = directory + "/big.jsonl"
+            try (0..<100_000).map { StoreSharingTests.sample("cli-\($0)", day: 1 + $0 % 28, value: 40 + Double($0 % 50), source: "CLI") + "\n" }
+                .joined().write(toFile: input, atomically: true, encoding: .utf8)
+            let store = try await DuneStore.open(at: path, options: .init(durability: .fsync))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: StoreSharingTests.dunReplay)
+            process.arguments = ["ingest", input, "--log", path, "--wait"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Killed while it holds the lock mid-ingest: the store's appends wait for it, then go on.
+            let pid = process.processIdentifier
+            let killer = Task {
+                // Once the command line has written part of its input (about 20 MB in all).
+                let deadline = ContinuousClock.now + .seconds(60)
+                while (LogFile.status(atPath: path)?.size ?? 0) < 2_000_000, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                _ = kill(pid, SIGKILL)
+            }
+            var acknowledged: [String] = []
+            for index in 0..<60 {
+                let id = "store-\(index)"
+                if case .appended = try await store.append(try StoreSharingTests.line(StoreSharingTests.sample(id, day: 1 + index % 28, value: 60, source: "App"))) {
+                    acknowledged.append(id)
+                }
+            }
+            try await killer.value
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "killed mid-ingest, not finished")
+            #expect(acknowledged.count == 60)
+            let stored = try LogReader(path: path).events()  // throws on damage: the log verifies
+            let ids = Set(stored.compactMap { event -> String? in
+                if case .sampleIngested(let sample) = event.payload { return sample.id }
+                return nil
+            })
+            #expect(acknowledged.allSatisfy(ids.contains), "every acknowledged append is in the log")
+            #expect(stored.map(\.seq) == Array(1...stored.count))
+            #expect(await DuneStoreTests.files(of: store) == (try await DuneStoreTests.rebuiltFiles(path)))
+            await store.close()
+        }
+    }
+}

@@ -32,8 +32,11 @@ package struct LogStamp: Sendable, Equatable {
         guard size > 0, lastSeq > 0, let identity = try? file.identity else { return nil }
         var chunkEnd = size - 1  // the last line's `\n` is at size - 1
         var tail: [UInt8] = []
+        // A line is a few hundred bytes: read 1 KiB first, more only for a longer one.
+        var chunkLength = 1024
         while chunkEnd > 0 {
-            let chunkStart = max(0, chunkEnd - 64 * 1024)
+            let chunkStart = max(0, chunkEnd - chunkLength)
+            chunkLength = min(chunkLength * 4, 64 * 1024)
             var chunk = [UInt8](repeating: 0, count: chunkEnd - chunkStart)
             let complete = chunk.withUnsafeMutableBytes { buffer in
                 (try? file.read(into: buffer, at: chunkStart)) == buffer.count

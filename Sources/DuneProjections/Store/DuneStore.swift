@@ -112,6 +112,8 @@ public actor DuneStore {
     private var gateWaiters: [CheckedContinuation<Void, Never>] = []
     /// Set while a catch-up for a file notification is scheduled, so notifications coalesce.
     private nonisolated let followScheduled = AtomicFlag()
+    /// How many of the log's warnings are already in ``warnings``.
+    private var logWarningsTaken = 0
 
     private init(path: String, options: Options, log: EventLog?, follower: LogFollower, warnings: [String]) {
         self.path = path
@@ -160,7 +162,6 @@ public actor DuneStore {
                                                       create: true, protection: options.protection, defersState: true)
                     let opened = try await executor.run { try EventLog(path: path, options: logOptions, isCancelled: isCancelled) }
                     log = opened
-                    warnings += await opened.warnings
                     // Only a writer holding the lock writes snapshots: a temporary one left now is a killed writer's.
                     await opened.whileLockIsFree { SnapshotFile.removeStaleTemporaries(logPath: path) }
                 }
@@ -170,7 +171,9 @@ public actor DuneStore {
                 }
                 warnings += await follower.takeWarnings()
                 try Task.checkCancellation()
-                let store = DuneStore(path: path, options: options, log: log, follower: follower, warnings: warnings)
+                let store = DuneStore(path: path, options: options, log: log, follower: follower, warnings: [])
+                if let log { await store.takeWarnings(of: log) }
+                await store.warn(contentsOf: warnings)
                 await store.startFollowing()
                 return store
             } catch {
@@ -257,6 +260,7 @@ public actor DuneStore {
         }
         guard !commands.isEmpty else { return outcomes }
         let batch = try await write(on: log) { log, isCancelled in try await log.ingest(commands, isCancelled: isCancelled) }
+        await takeWarnings(of: log)
         for (result, position) in zip(batch.results, commandPositions) {
             outcomes[position] = AppendOutcome(result)
         }
@@ -276,6 +280,13 @@ public actor DuneStore {
     /// - Throws: What ``append(_:)-([StoreInput])`` throws.
     public func append(_ input: StoreInput) async throws -> AppendOutcome {
         try await append([input])[0]
+    }
+
+    /// Adds the warnings `log` gave since the last call (a torn tail a dead writer left, moved aside by this store's write).
+    private func takeWarnings(of log: EventLog) async {
+        let all = await log.warnings
+        warnings += all.dropFirst(logWarningsTaken)
+        logWarningsTaken = all.count
     }
 
     /// Runs a write of the log, turning a wait for the lock that the task's
@@ -371,6 +382,7 @@ public actor DuneStore {
             if await log.isClosed { try? await follower.refold() }
             throw error
         }
+        await takeWarnings(of: log)
         var outcome = ForgetOutcome(sampleIDs: report.sampleIDs, redactedEvents: report.redactedEvents, dryRun: dryRun, changedModels: [])
         guard !dryRun, report.forgottenSeq != nil else { return outcome }
         do {
@@ -504,6 +516,10 @@ public actor DuneStore {
 
     private func warn(_ warning: String) {
         warnings.append(warning)
+    }
+
+    private func warn(contentsOf more: [String]) {
+        warnings += more
     }
 
     /// Writes `<log>.snapshot` when snapshots are kept, this store may write,

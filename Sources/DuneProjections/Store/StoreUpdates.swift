@@ -1,7 +1,11 @@
 import Synchronization
 
 /// The updates of a ``DuneStore``: an `AsyncSequence` with one element per
-/// append that made events durable, for a view to reload on.
+/// change of its read models (its own appends and forgets, and what it
+/// followed of other processes' appends), for a view to reload on.
+///
+/// ``DuneStore/states`` is usually the better fit: it starts with the current
+/// state, and each element holds the four models at one seq.
 ///
 /// Any number of tasks may iterate at once; each iteration is its own
 /// subscriber from its first `next()` call on, and sees the appends made
@@ -13,7 +17,8 @@ import Synchronization
 /// the changed models). A view that is busy for a while therefore wakes up
 /// once, with everything that changed meanwhile. A cancelled task's
 /// iteration ends (its `next()` returns `nil`) and it is dropped; after
-/// ``DuneStore/close()`` every iteration ends.
+/// ``DuneStore/close()``, when the store is released and when it fails,
+/// every iteration ends.
 ///
 /// ```swift
 /// for await update in store.updates where update.changedModels.contains(.readiness) {

@@ -37,13 +37,15 @@ import Testing
         "Sources/DuneEvents/Support/BlockingProducer.swift",
         "Sources/DuneEvents/Support/DispatchQueueExecutor.swift",
     ]
+    /// The files of Sources that hold SwiftUI's state and so may import Observation (it ships with the toolchain on every platform).
+    static let observationFiles: Set<String> = ["Sources/DuneProjections/Store/StoreStateModel.swift"]
     /// The files of Sources allowed Foundation: none (rebuild and report write through the layer).
     static let foundationFiles: Set<String> = []
     /// What any file of Sources may import, besides the lists above.
     static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "DuneFixtures", "Synchronization"]
     /// What any test file may import; libc only under `#if canImport(<module>)`.
     static let testImports: Set<String> = Set(["Swift", "Testing", "XCTest", "DuneEvents", "DuneProjections", "DuneFixtures", "dune_replay",
-                                           "Synchronization", "Dispatch"]).union(foundation)
+                                           "Synchronization", "Dispatch", "Observation"]).union(foundation)
 
     @Test func everyFileImportsOnlyWhatItsFolderAllows() throws {
         let violations = try Self.violations(in: Self.packageRoot())
@@ -58,6 +60,8 @@ import Testing
         #expect(Self.violations(path: core, text: "import Dispatch\n").count == 1)
         #expect(Self.violations(path: core, text: "let x = " + "Darwin" + ".sqrt(2.0)\n").count == 1)  // split: this file must not hold the pattern
         #expect(Self.violations(path: core, text: "import Synchronization\n").isEmpty)
+        #expect(Self.violations(path: core, text: "import Observation\n").count == 1)
+        #expect(Self.violations(path: "Sources/DuneProjections/Store/StoreStateModel.swift", text: "import Observation\n").isEmpty)
         let platform = Self.libcFile
         #expect(Self.violations(path: platform, text: "#if canImport(Glibc)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#endif\n").isEmpty)
         #expect(Self.violations(path: platform, text: "import Glibc\n").count == 1)
@@ -139,6 +143,7 @@ import Testing
                 reason = "tests import only \(testImports.sorted().joined(separator: ", ")) (and libc under #if canImport)"
             } else if isCore {
                 allowed = coreImports.contains(module) || (module == "Dispatch" && dispatchFiles.contains(path))
+                    || (module == "Observation" && observationFiles.contains(path))
                 reason = "the pure core (Model, Codec, Deciders, Batch, input parsing, DuneProjections) imports only the standard library, Synchronization and DuneEvents"
             } else if foundation.contains(module) {
                 allowed = foundationFiles.contains(path)
