@@ -145,7 +145,7 @@ for run in range(1, runs + 1):
                 f"p50 {pct(latencies, 0.5):.2f} ms, p99 {pct(latencies, 0.99):.2f} ms, min {latencies[0]:.2f} ms, max {latencies[-1]:.2f} ms, "
                 f"{sum(1 for l in latencies if l < 0)} before the return; from the call: p50 {pct(fromCall, 0.5):.2f} ms, p99 {pct(fromCall, 0.99):.2f} ms")
 pooled.sort(); pooledCall.sort()
-print(f"| observer on a {access} store, {runs} runs pooled ({len(pooled)} appends) | {pct(pooled, 0.5):.2f} ms | {pct(pooled, 0.99):.2f} ms "
+print(f"| observer on a {access} store, {len(pooled)} appends over {runs} run(s) | {pct(pooled, 0.5):.2f} ms | {pct(pooled, 0.99):.2f} ms "
       f"| {pooled[-1]:.2f} ms | {pct(pooledCall, 0.5):.2f} / {pct(pooledCall, 0.99):.2f} ms |")
 open(os.path.join(scratch, f"notify-{access}.txt"), "w").write("\n".join(rows) + "\n")
 PY
