@@ -223,15 +223,20 @@ import DuneEvents
                                                 try Self.line(#"{"type":"refresh","source":"pullToRefresh","kind":"hrv","at":"2026-03-10T08:\#(index < 10 ? "0" : "")\#(index):00Z"}"#)])
                 }
             }
-            var reads = 0
-            while !writing.isCancelled, reads < 200 {
+            // Read while the appends run, until the last one is in.
+            var mixed = 0
+            var seqsRead: Set<Int> = []
+            for _ in 0..<100_000 {
                 let state = await store.state
-                #expect(Set([state.readiness.throughSeq, state.trends.throughSeq, state.weeklyStats.throughSeq,
-                             state.syncStatus.throughSeq, state.throughSeq]).count == 1)
-                reads += 1
+                let seqs = [state.readiness.throughSeq, state.trends.throughSeq, state.weeklyStats.throughSeq,
+                            state.syncStatus.throughSeq, state.throughSeq]
+                if Set(seqs).count != 1 { mixed += 1 }
+                seqsRead.insert(state.throughSeq)
                 if state.throughSeq == 121 { break }
             }
             try await writing.value
+            #expect(mixed == 0, "reads that saw the models at different seqs: \(mixed)")
+            #expect(seqsRead.count > 2, "the reads ran while the appends did")
             var last = 0
             while last < 121, let state = try await states.next() {
                 #expect(state.throughSeq > last)
