@@ -243,6 +243,11 @@ final class ChunkDecoder {
                 expected = seq + 1
                 result.goodLines += 1
                 result.endOffset = readStart + ends[member] + 1
+                if seq == through {
+                    // The last line asked for: what follows is not read, so damage after it does not matter.
+                    result.stop = .limit
+                    break scanning
+                }
             }
             lineStart = next
             if grouped < 4, next < limit {
@@ -356,6 +361,8 @@ struct ChunkMerger {
 
     /// Consumes the next chunk; returns `false` when the read is over.
     mutating func take(_ chunk: ChunkResult, _ body: (EventBatch) throws -> Void) throws -> Bool {
+        // Every event asked for was delivered (or none was: `throughSeq` 0).
+        if expectedSeq > range.throughSeq { return false }
         let lineNumber = nextLineNumber
         if let first = chunk.firstSeq, first != expectedSeq {
             throw DuneEventsError(.corruptLog, LogReader.seqGapReason(first, expected: expectedSeq),

@@ -107,9 +107,9 @@ enum TerminalReport {
             + (refresh.lastRefreshAt.map { ", last refresh \($0.text)" } ?? "")
             + (refresh.pendingInvalidation ? ", caches invalidated since" : "") + "\n"
         for feature in data.sync.features {
-            var line = "  " + feature.feature.padding(14) + feature.phase.rawValue
-            if let task = feature.currentTask { line += " (task \(task) in flight)" }
-            if let error = feature.lastError { line += style.red(" — last error: \(error)") }
+            var line = "  " + feature.feature.terminalSafe.padding(14) + feature.phase.rawValue
+            if let task = feature.currentTask { line += " (task \(task.terminalSafe) in flight)" }
+            if let error = feature.lastError { line += style.red(" — last error: \(error.terminalSafe)") }
             text += line + "\n"
         }
         return text
