@@ -151,7 +151,7 @@ enum LogOptions {
     static let log = Arguments.Option(name: "--log", takesValue: true)
     /// `--wait` and `--no-wait`, for the commands that write the log.
     static let wait = [Arguments.Option(name: "--wait", takesValue: false), Arguments.Option(name: "--no-wait", takesValue: false)]
-    /// How long a writing command waits for the lock without `--wait`/`--no-wait` (SPEC §8).
+    /// How long a writing command waits for the lock without `--wait`/`--no-wait` (docs/log-format.md).
     static let defaultLockWait = LockWait.atMost(.seconds(5))
     /// The commands that write the log, and so take `--wait` and `--no-wait`.
     static let writingCommands = ["ingest", "forget"]
@@ -183,8 +183,13 @@ enum LogOptions {
     /// does not exist: a log is created in an existing folder, never with its folder.
     static func requireFolder(_ path: String) throws(CommandFailure) {
         let folder = parentFolder(of: path)
-        guard PathKind.of(folder) == .directory else {
-            throw CommandFailure(exitCode: .noInput, message: "Error: the log's folder '\(folder)' does not exist (or is not a folder); create it first, or pass --log PATH / set DUNE_LOG to a log in an existing folder")
+        switch PathKind.of(folder) {
+        case .directory?:
+            return
+        case nil:
+            throw CommandFailure(exitCode: .noInput, message: "Error: the log's folder '\(folder)' does not exist; create it first, or pass --log PATH / set DUNE_LOG to a log in an existing folder")
+        default:
+            throw CommandFailure(exitCode: .noInput, message: "Error: the log's folder '\(folder)' is not a folder; pass --log PATH / set DUNE_LOG to a log in a folder")
         }
     }
 

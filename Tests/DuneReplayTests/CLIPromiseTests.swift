@@ -362,6 +362,30 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux's script(1) to give the CLI a terminal"))
+    func onlyANonEmptyNoColorTurnsColourOff() throws {
+        try withCLI { cli in
+            try Self.fixtureLog(cli)
+            /// `history` on a pseudo-terminal with `NO_COLOR` set to `value`.
+            func history(noColor value: String) throws -> String {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+                process.arguments = ["-qec", "NO_COLOR=\(value) '\(CLI.binary)' history --log events.jsonl", "/dev/null"]
+                process.currentDirectoryURL = URL(fileURLWithPath: cli.directory)
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardInput = FileHandle.nullDevice
+                try process.run()
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return text
+            }
+            // The throttled refresh's row is coloured on a terminal (no-color.org: an empty value is as if unset).
+            #expect(try history(noColor: "").contains("\u{1B}[33m"))
+            #expect(try !history(noColor: "1").contains("\u{1B}["))
+        }
+    }
+
     @Test func optionsThatDoNotApplyTogetherAreRefused() throws {
         try withCLI { cli in
             try Self.fixtureLog(cli)
@@ -404,7 +428,7 @@ import Testing
             try cli.writeBytes("events.jsonl", whole + Array(#"{"v":1,"seq":9,"id":"#.utf8))
             let verify = try cli.run(["verify", "--log", "events.jsonl"])
             #expect(verify.status == 65)
-            #expect(verify.stdout == "torn tail: events.jsonl: 8 whole lines intact (seq 1–8); the next writer (ingest, forget, an app's store) moves the 18 bytes after the last newline to events.jsonl.torn-<UTC time> and cuts the log back to its last whole line, then appends after seq 8.\n")
+            #expect(verify.stdout == "torn tail: events.jsonl: 8 whole lines intact (seq 1–8); the next writer (ingest, forget, an app's store) moves the 20 bytes after the last newline to events.jsonl.torn-<UTC time> and cuts the log back to its last whole line, then appends after seq 8.\n")
             // And it does: the next ingest moves them aside and appends seq 9.
             try cli.write("more.jsonl", #"{"type":"refresh","source":"pullToRefresh","at":"2026-02-03T07:00:00+01:00"}"# + "\n")
             let ingest = try cli.run(["ingest", "--log", "events.jsonl", "more.jsonl"])

@@ -73,9 +73,13 @@ enum GenerateCommandLine {
             }
             start = day
         }
-        SyntheticHealthData(days: days, seed: seed, start: start, density: density).generateBlocks { block in
-            Terminal.out(bytes: Array(block))
-        }
+        struct OutputFailed: Error {}
+        do {
+            try SyntheticHealthData(days: days, seed: seed, start: start, density: density).generateBlocks { block in
+                // Stop at the first failed write: the caller reports it (exit 74).
+                guard Terminal.out(buffer: block) else { throw OutputFailed() }
+            }
+        } catch is OutputFailed {}
         return .success
     }
 }

@@ -77,6 +77,8 @@ enum HistoryCommandLine {
         do {
             let range = LogReader.Range(after: (filter.seqs?.lowerBound ?? 1) - 1, throughSeq: filter.seqs?.upperBound ?? .max)
             try LogReader(path: path).forEachEventBatch(range) { batch in
+                // A failed stdout write ends the listing (reported as exit 74).
+                if Terminal.outputFailed { throw LimitReached() }
                 // Filter on the compact rows; build only the events that are shown.
                 for position in 0..<batch.count where filter.matches(batch, at: position) {
                     let event = batch[position]

@@ -258,7 +258,7 @@ enum ExplainText {
 
     /// How long before this request an earlier one was, against the throttle;
     /// a request dated before it came out of order (a device clock, a late
-    /// delivery) and counts as within the throttle (SPEC §5: T − last < 60 s).
+    /// delivery) and counts as within the throttle (T − last < 60 s, docs/input-format.md).
     private static func gap(_ since: Double, throttle: Double) -> String {
         if since < 0 {
             return "this request is dated \(three(-since)) s earlier: it came out of order, so it is within the \(three(throttle)) s throttle (an earlier request is stale)"
