@@ -35,8 +35,9 @@ enum ForgetCommandLine {
         or the new one, and the next writer finishes or discards the job. Torn side files, the
         checkpoint and the snapshot beside the log are deleted.
 
-        Refuses a damaged log (exit 65), a log another writer holds (75) and too little free
-        space (74), before changing anything. A selector that matches nothing changes nothing.
+        Refuses a damaged log (exit 65), a log another writer still holds after the wait (75) and
+        too little free space (74), before changing anything. A selector that matches nothing
+        changes nothing.
         """,
         run: { try await run($0) })
 

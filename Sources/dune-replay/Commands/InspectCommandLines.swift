@@ -65,7 +65,8 @@ enum VerifyCommandLine {
           --json      The report as JSON.
 
         Exit status 0 when the log is intact, 65 when a line is damaged (each problem is named with its
-        line and byte offset), 66 when the log is missing. Events an older version stored with a
+        line and byte offset) or the last line is torn (the verdict says what the next writer does
+        with it), 66 when the log is missing. Events an older version stored with a
         timestamp outside [1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z) are listed as warnings on stderr
         (not damage: exit 0); every read model skips them.
         """,
