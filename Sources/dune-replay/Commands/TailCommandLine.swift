@@ -13,7 +13,7 @@ enum TailCommandLine {
           -n N            How many of the last events to print first (default 10; 0 prints none).
           -f, --follow    Keep running: print each event another process appends, as soon as its line
                           is complete (the file is polled every 100 ms), until interrupted (Ctrl-C).
-                          A log that does not exist yet is waited for.
+                          A log that does not exist yet is waited for (its folder must exist).
           --json          The stored JSON lines instead of a table.
 
         Only complete lines are printed; a line whose CRC does not match is reported on stderr and skipped.
