@@ -119,7 +119,7 @@ enum ExplainText {
             text += "  \(day.date)  \(three(steps.value)) from \(steps.source.terminalSafe)\n"
             for source in steps.sources {
                 let mark = source.source == steps.source ? "counted" : "not counted"
-                let head = "    \(source.source.terminalSafe): \(three(source.steps)) (\(source.samples.count) samples, \(mark)): seq "
+                let head = "    \(source.source.terminalSafe): \(three(source.steps)) (\(Wording.count(source.samples.count, "sample")), \(mark)): seq "
                 text += head + wrap(source.samples.map { String($0.seq) }, indent: 6, start: head.count) + "\n"
             }
         }

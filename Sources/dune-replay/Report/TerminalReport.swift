@@ -67,7 +67,7 @@ enum TerminalReport {
             + ", target \(duration(data.readiness.sleepTargetMinutes))"
             + (day.sleepScore.map { ", sleep score \(one($0))" } ?? "") + "\n"
         text += "  " + sleep.union.map { "\(clock($0.start))–\(clock($0.end))" }.joined(separator: ", ")
-            + " (\(sleep.union.count) interval\(sleep.union.count == 1 ? "" : "s") after the union of \(sleep.samples.count) samples)\n"
+            + " (\(sleep.union.count) interval\(sleep.union.count == 1 ? "" : "s") after the union of \(Wording.count(sleep.samples.count, "sample")))\n"
         return text
     }
 

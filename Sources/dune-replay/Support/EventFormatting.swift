@@ -50,7 +50,7 @@ enum EventFormatting {
         case .redacted(let redacted):
             return "REDACTED (forgotten) sample id=\(redacted.sampleID)"
         case .dataForgotten(let record):
-            return "forget: \(record.samples) samples, \(record.events) events redacted (selectors: \(record.selectors.joined(separator: ", ")))"
+            return "forget: \(Wording.count(record.samples, "sample")), \(Wording.count(record.events, "event")) redacted (selectors: \(record.selectors.joined(separator: ", ")))"
         }
     }
 
