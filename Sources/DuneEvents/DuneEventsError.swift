@@ -4,7 +4,7 @@
 /// happened (file, line, byte offset, seq) when that is known.
 ///
 /// ```swift
-/// throw DuneEventsError(.logLocked, "log 'Logs/events.jsonl' is in use by another writer; wait for it to finish or pass --wait",
+/// throw DuneEventsError(.logLocked, "log 'Logs/events.jsonl' is in use by another writer",
 ///                       location: .init(path: "Logs/events.jsonl"))
 /// ```
 public struct DuneEventsError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -50,6 +50,10 @@ import Testing
     }
 
     func ingest(_ cli: CLI, _ input: String, log: String) throws {
+        // A log is created only in an existing folder.
+        if let slash = log.lastIndex(of: "/") {
+            try FileManager.default.createDirectory(atPath: cli.directory + "/" + log[..<slash], withIntermediateDirectories: true)
+        }
         try cli.write("input-\(log.replacingOccurrences(of: "/", with: "-"))", input)
         let result = try cli.run(["ingest", "--log", log, "input-\(log.replacingOccurrences(of: "/", with: "-"))"])
         #expect(result.status == 0, "\(result)")
@@ -194,7 +198,7 @@ import Testing
 
             // Another writer holds the lock.
             let holder = try LogFile.openForAppend(path: cli.directory + "/data/events.jsonl", create: false)
-            let locked = try cli.run(["forget", "--log", "data/events.jsonl", "--source", "ZqSentinelSource"])
+            let locked = try cli.run(["forget", "--log", "data/events.jsonl", "--source", "ZqSentinelSource", "--no-wait"])
             #expect(locked.status == 75, "\(locked)")
             try holder.close()
             #expect(try files(under: "data", cli) == before)

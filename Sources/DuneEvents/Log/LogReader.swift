@@ -74,6 +74,8 @@ package struct LogReader: Sendable {
         let path = file.path
         do {
             let readEnd = try LogLineReader(file: file).forEachLine { line in
+                // Past the last line asked for: it is not read, so damage there does not matter.
+                if expectedSeq > through { throw ReachedLimit() }
                 let event = try Self.decode(line.bytes, lineNumber: line.number, offset: line.byteOffset, path: path)
                 guard event.seq == expectedSeq else {
                     throw DuneEventsError(.corruptLog, "seq \(event.seq) where \(expectedSeq) was expected: the log has a gap or a reordered line. Run 'dune-replay verify'",

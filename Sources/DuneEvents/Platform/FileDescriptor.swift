@@ -214,6 +214,8 @@ struct FileStatus: Sendable, Equatable {
     var isRegularFile = false
     /// Whether `st_mode`'s type is `S_IFDIR`.
     var isDirectory = false
+    /// Whether `st_mode`'s type is `S_IFLNK` (only from `lstat`).
+    var isSymbolicLink = false
     /// The permission bits (`0o7777`) of `st_mode`.
     var permissions: UInt32 = 0
     /// Which file this is: device and inode.

@@ -142,11 +142,20 @@ func system_stat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CI
     return result
 }
 
+/// `lstat(2)`: like `stat`, but a symbolic link describes itself (`isSymbolicLink`).
+func system_lstat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CInt {
+    var info = stat()
+    let result = lstat(path, &info)
+    if result == 0 { status = FileStatus(info) }
+    return result
+}
+
 extension FileStatus {
     init(_ info: stat) {
         size = Int(info.st_size)
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
+        isSymbolicLink = info.st_mode & S_IFMT == S_IFLNK
         permissions = UInt32(info.st_mode & 0o7777)
         // `st_dev` is a 32-bit signed `dev_t` on Darwin, 64-bit unsigned on Linux.
         identity = FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
