@@ -22,7 +22,7 @@ import Synchronization
 /// ```
 ///
 /// The four read models are one value, ``StoreState``, at one `throughSeq`:
-/// read it with ``state`` or observe it with ``states`` (or ``StoreModel`` in
+/// read it with ``state`` or observe it with ``states`` (or ``StoreStateModel`` in
 /// SwiftUI). They are computed when read, once per change, from one sample
 /// store, and equal what `dune-replay rebuild` writes for the same log.
 ///
