@@ -15,7 +15,7 @@ import Darwin
 // (`-1` with `errno` set on failure); `retryingOnInterrupt` and `Errno`
 // (Errno.swift) turn that into Swift errors, once.
 //
-// Where Linux and Darwin differ, the comment says so; README.md ("Platforms")
+// Where Linux and Darwin differ, the comment says so; docs/platforms.md
 // lists each such call.
 
 /// `open(2)` with `O_CLOEXEC` always (a log descriptor must never leak into a
