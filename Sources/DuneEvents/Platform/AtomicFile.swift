@@ -3,7 +3,7 @@ import Synchronization
 /// Whole files written at once and replaced atomically: read models written
 /// by `rebuild --out`, HTML reports, later snapshots.
 ///
-/// Each file is created by ``FileSystem/createFile(_:access:ifExists:protection:)``
+/// Each file is created by ``FileSystem/createFile(_:access:ifExists:protection:applyProtection:)``
 /// (mode 0600, the given protection class) as a temporary file beside its
 /// destination, made durable, renamed over the destination, and the
 /// directory synced: a reader sees the old file or the new one, never a part.

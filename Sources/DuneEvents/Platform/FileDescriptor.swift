@@ -29,7 +29,7 @@ struct FileDescriptor: Sendable, Hashable {
 
     /// Opens an existing file with `O_CLOEXEC` (always: a log descriptor must
     /// never leak into a child process, where it would keep the lock alive).
-    /// Files are created only by ``FileSystem/createFile(_:access:ifExists:protection:)``.
+    /// Files are created only by ``FileSystem/createFile(_:access:ifExists:protection:applyProtection:)``.
     ///
     /// - Parameters:
     ///   - path: The file.
@@ -135,9 +135,26 @@ struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Applies a Data Protection class (iOS, watchOS, tvOS, visionOS);
-    /// accepted and ignored on macOS and Linux.
-    func setProtection(_ protection: FileProtection) throws(Errno) {
-        _ = try retryingOnInterrupt { system_setProtectionClass(rawValue, protection.protectionClass) }
+    /// accepted and ignored on macOS, Mac Catalyst and Linux, and where the
+    /// file system has no classes (`ENOTSUP`, see `Errno.meansNoProtectionClasses`).
+    ///
+    /// - Parameter apply: The `fcntl` call (the real one unless testing).
+    func setProtection(_ protection: FileProtection, using apply: ProtectionFunction = systemSetProtection) throws(Errno) {
+        do throws(Errno) {
+            try apply(self, protection)
+        } catch {
+            if error.meansNoProtectionClasses { return }
+            throw error
+        }
+    }
+
+    /// Applies a protection class to a descriptor: the seam tests use to
+    /// make `F_SETPROTECTIONCLASS` fail as it does on Apple platforms.
+    typealias ProtectionFunction = @Sendable (FileDescriptor, FileProtection) throws(Errno) -> Void
+
+    /// The real `fcntl(F_SETPROTECTIONCLASS)` (`system_setProtectionClass`).
+    static let systemSetProtection: ProtectionFunction = { descriptor, protection throws(Errno) in
+        _ = try retryingOnInterrupt { system_setProtectionClass(descriptor.rawValue, protection.protectionClass) }
     }
 
     /// Makes writes through this descriptor bypass the page cache, or go

@@ -78,7 +78,7 @@ enum FileSystem {
 
     // MARK: - Creating files
 
-    /// What ``createFile(_:access:ifExists:protection:)`` does when `path` exists.
+    /// What ``createFile(_:access:ifExists:protection:applyProtection:)`` does when `path` exists.
     enum ExistingFile: Sendable {
         /// Fail with `EEXIST` (`O_EXCL`): the log, side files.
         case fail
@@ -99,15 +99,17 @@ enum FileSystem {
     ///   - access: `.readWriteAppend` (the log) or `.writeOnly`.
     ///   - ifExists: Fail, or truncate an existing file.
     ///   - protection: The Data Protection class; applied on iOS, watchOS,
-    ///     tvOS and visionOS, accepted and ignored on macOS and Linux.
+    ///     tvOS and visionOS, accepted and ignored on macOS, Mac Catalyst and
+    ///     Linux, and where the file system refuses classes with `ENOTSUP`.
+    ///   - applyProtection: The `fcntl` call (the real one unless testing).
     /// - Returns: The open descriptor; the caller closes it.
     /// - Throws: `Errno` from `open(2)` or `fcntl(2)`; on a failed `fcntl`
     ///   the new file is closed and removed.
-    static func createFile(_ path: String, access: FileDescriptor.Access, ifExists: ExistingFile,
-                           protection: FileProtection) throws(Errno) -> FileDescriptor {
+    static func createFile(_ path: String, access: FileDescriptor.Access, ifExists: ExistingFile, protection: FileProtection,
+                           applyProtection: FileDescriptor.ProtectionFunction = FileDescriptor.systemSetProtection) throws(Errno) -> FileDescriptor {
         let descriptor = FileDescriptor(rawValue: try retryingOnInterrupt { system_open(path, access, creating: ifExists, permissions: 0o600) })
         do throws(Errno) {
-            try descriptor.setProtection(protection)
+            try descriptor.setProtection(protection, using: applyProtection)
         } catch {
             try? descriptor.close()
             _ = system_unlink(path)
@@ -171,9 +173,10 @@ enum FileSystem {
     }
 
     /// The bytes this process may still write on the file system holding
-    /// `path` (`statvfs(2)`: `f_bavail * f_frsize`), or `nil` if it cannot be
-    /// asked. Declared in PrivacyInfo.xcprivacy (disk space, E174.1).
+    /// `path` (`statvfs(3)` on Linux, `statfs(2)` on Darwin: see
+    /// `system_freeSpace`), or `nil` if it cannot be asked. Declared in
+    /// PrivacyInfo.xcprivacy (disk space, E174.1).
     static func availableBytes(onFileSystemOf path: String) -> Int64? {
-        system_availableBytes(path)
+        system_freeSpace(path)?.availableBytes
     }
 }
