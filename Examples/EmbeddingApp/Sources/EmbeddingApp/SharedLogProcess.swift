@@ -52,10 +52,11 @@ struct SharedLogProcess {
             let time = start.adding(seconds: Int64(index) * 3600)
             let sample = SampleInput(id: "\(source)-hrv-\(index)", kind: .hrv, start: time, end: time.adding(seconds: 60),
                                      source: source, reading: .quantity(value: 40 + Double(index % 13), unit: "ms"))
-            switch try await store.append(.sample(sample)) {
+            let outcome = try await store.append(.sample(sample))
+            switch outcome {
             case .appended: appended += 1
             case .alreadyAppended: break
-            case .conflict(let reason), .rejected(let reason): printError("EmbeddingApp: \(sample.id): \(reason)")
+            case .conflict, .rejected: printError("EmbeddingApp: \(sample.id): \(outcome)")
             }
         }
         return appended
