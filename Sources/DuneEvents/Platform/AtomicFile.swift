@@ -70,7 +70,11 @@ package enum AtomicFile {
     /// - Returns: The file, to ``Prepared/commit()`` or ``Prepared/discard()``.
     /// - Throws: `DuneEventsError` `.io`; nothing is left behind then.
     package static func prepare(_ bytes: [UInt8], for path: String, protection: FileProtection = .default) throws(DuneEventsError) -> Prepared {
-        let temporary = path + ".tmp-\(ProcessIdentity.current)-\(preparedCount.add(1, ordering: .relaxed).newValue)"
+        let number = preparedCount.withLock { count in
+            count += 1
+            return count
+        }
+        let temporary = path + ".tmp-\(ProcessIdentity.current)-\(number)"
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(Errno) in
                 let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
@@ -94,5 +98,5 @@ package enum AtomicFile {
     }
 
     /// Numbers this process's temporary files, so that two writers in one process never share one.
-    private static let preparedCount = Atomic<Int>(0)
+    private static let preparedCount = Mutex<Int>(0)
 }
