@@ -67,7 +67,7 @@ struct DuneReplay {
             }
             return failure.exitCode
         } catch let error as DuneEventsError {
-            Terminal.err("Error: \(error)\n")
+            Terminal.err("Error: \(error)\n" + (error.commandLineAdvice.map { $0 + "\n" } ?? ""))
             return ExitCode(error)
         } catch {
             Terminal.err("Error: \(error)\n")
