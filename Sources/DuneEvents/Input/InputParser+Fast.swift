@@ -67,9 +67,9 @@ extension InputParser {
         }
         guard let type, StoredLineScanner.matches(c.bytes(type), "sample"), let kind, let id, let start, let end, let source,
               let sampleKind = StoredLineScanner.sampleKind(kind, c.base), sampleKind != .workout,
-              id.count > 0, id.count <= 256, source.count > 0, source.count <= 256
+              InputRules.acceptsText(byteCount: id.count), InputRules.acceptsText(byteCount: source.count)
         else { return nil }
-        if let eventID, eventID.count == 0 || eventID.count > 256 { return nil }
+        if let eventID, !InputRules.acceptsText(byteCount: eventID.count) { return nil }
         return ScannedSampleLine(kind: sampleKind, kindText: kind, id: id, start: start, end: end, source: source, unit: unit,
                                  stringValue: stringValue, numberValue: numberValue, eventID: eventID)
     }

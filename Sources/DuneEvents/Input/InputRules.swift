@@ -24,7 +24,7 @@ protocol SampleFieldReader {
     mutating func volumeKg() throws(Rejection) -> Double?
 }
 
-/// The one set of input rules (SPEC §2–§3, docs/input-format.md): required
+/// The one set of input rules (docs/input-format.md): required
 /// texts, timestamps, durations, units and plausible ranges, each with its
 /// rejection. The JSON line parser (``InputParser``, its fast paths too) and
 /// the typed values an app appends (`SampleInput` and the other commands)
@@ -32,6 +32,12 @@ protocol SampleFieldReader {
 enum InputRules {
     /// The longest text field (ids, names, `eventID`), in UTF-8 bytes.
     static let maximumTextBytes = 256
+
+    /// Whether a text of `byteCount` UTF-8 bytes has an accepted length (the
+    /// check of ``identifier(_:field:)`` and ``eventID(_:)``, for the fast
+    /// paths, which measure slices of the line).
+    @inline(__always)
+    static func acceptsText(byteCount: Int) -> Bool { byteCount > 0 && byteCount <= maximumTextBytes }
 
     // MARK: - Texts and timestamps
 
