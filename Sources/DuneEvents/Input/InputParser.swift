@@ -79,9 +79,6 @@ package enum InputParser {
         }
         return IngestCommand(validated: intent, eventID: eventID, extra: fields.unread)
     }
-
-    /// A number for a message; see ``InputRules/format(_:)``.
-    static func format(_ value: Double) -> String { InputRules.format(value) }
 }
 
 /// Reads typed fields from an input object and remembers which were read,

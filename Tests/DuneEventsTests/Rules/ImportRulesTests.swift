@@ -22,8 +22,10 @@ import Testing
     /// The pure core: these folders of DuneEvents, the input parser, and all of DuneProjections.
     static let coreFolders = ["Sources/DuneEvents/Model/", "Sources/DuneEvents/Codec/", "Sources/DuneEvents/Deciders/",
                               "Sources/DuneEvents/Batch/", "Sources/DuneProjections/"]
-    /// Input parsing, inside the otherwise I/O-doing Input folder.
-    static let corePrefixes = ["Sources/DuneEvents/Input/InputParser"]
+    /// Input parsing and the input rules, inside the otherwise I/O-doing Input folder.
+    static let corePrefixes = ["Sources/DuneEvents/Input/InputParser", "Sources/DuneEvents/Input/InputRules",
+                               "Sources/DuneEvents/Input/IngestCommand", "Sources/DuneEvents/Input/Rejection",
+                               "Sources/DuneEvents/Input/SampleInput", "Sources/DuneEvents/Input/SampleUnits"]
     /// What the core may import.
     static let coreImports: Set<String> = ["Swift", "DuneEvents", "Synchronization"]
 
