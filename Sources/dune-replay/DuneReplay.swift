@@ -83,7 +83,7 @@ struct DuneReplay {
             Terminal.err("Error: the log '\(path)' is in use by another writer" + LogOptions.lockedAdvice(command: command.name, arguments: rest) + "\n")
             return ExitCode(error)
         } catch let error as DuneEventsError {
-            Terminal.err("Error: \(error)\n")
+            Terminal.err("Error: \(error)\n" + (error.commandLineAdvice.map { $0 + "\n" } ?? ""))
             return ExitCode(error)
         } catch {
             Terminal.err("Error: \(error)\n")

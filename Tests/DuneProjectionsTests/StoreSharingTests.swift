@@ -14,7 +14,7 @@ import DuneEvents
 /// following others' appends, read-only access, one consistent state.
 @Suite struct StoreSharingTests {
     static func line(_ json: String) throws -> StoreInput {
-        DuneStoreTests.storeInput(try InputParser.parse(json))
+        try #require(DuneStoreTests.storeInput(try InputParser.parse(json)))
     }
 
     static func sample(_ id: String, day: Int, value: Double, source: String) -> String {

@@ -127,6 +127,8 @@ import Testing
             let ingest = try cli.run(["ingest", "--log", "events.jsonl", "input.jsonl"])
             #expect(ingest.status == 65)
             #expect(ingest.stderr.contains("events.jsonl, line 3, byte \(third): the line's CRC does not match its bytes"), "\(ingest)")
+            // The library's message names no command; the CLI adds its own advice on the next line.
+            #expect(ingest.stderr.hasSuffix("\nRun 'dune-replay verify' on the same log to see every damaged line.\n"), "\(ingest)")
             #expect(try cli.bytes("events.jsonl") == bytes)
 
             let rebuild = try cli.run(["rebuild", "--log", "events.jsonl", "--out", "models"])

@@ -41,7 +41,7 @@ package enum LogEraser {
             try remove(newLog)
             try remove(journal)
             try syncDirectory(directory)
-            return ["warning: \(path): discarded the unfinished new log of an interrupted forget; the log is unchanged, run forget again"]
+            return ["warning: \(path): discarded the unfinished new log of an interrupted forget; the log is unchanged and nothing was forgotten: forget again"]
         }
         guard exists(journal) else { return [] }
         let deleted = try cleanUp(path: path)
@@ -54,10 +54,10 @@ package enum LogEraser {
     /// beside the log (it must not touch them); `nil` when there are none.
     package static func interruptedJobWarning(path: String) -> String? {
         if exists(newLogPath(forLog: path)) {
-            return "warning: \(path): an interrupted forget left '\(newLogPath(forLog: path))'; the log is the old one. The next writer (ingest, forget) deletes that file; run forget again"
+            return "warning: \(path): an interrupted forget left '\(newLogPath(forLog: path))'; the log is the old one and nothing was forgotten. The next write to the log deletes that file; forget again"
         }
         if exists(journalPath(forLog: path)) {
-            return "warning: \(path): an interrupted forget replaced the log but did not finish deleting the files beside it; the next writer (ingest, forget) finishes"
+            return "warning: \(path): an interrupted forget replaced the log but did not finish deleting the files beside it; the next write to the log finishes"
         }
         return nil
     }
@@ -143,7 +143,7 @@ package enum LogEraser {
         // Redacted lines are shorter than the lines they replace: the old size and the new record bound the new log.
         let needed = Int64(scanned.validBytes) + 4096
         if let available = availableBytes ?? FileSystem.availableBytes(onFileSystemOf: directory), available < needed {
-            throw DuneEventsError(.io, "not enough free space to forget: the new log needs up to \(needed) bytes and the file system holding '\(directory)' has \(available) bytes free; nothing was changed. Free some space and run forget again",
+            throw DuneEventsError(.io, "not enough free space to forget: the new log needs up to \(needed) bytes and the file system holding '\(directory)' has \(available) bytes free; nothing was changed. Free some space and forget again",
                                   location: .init(path: path))
         }
         let newPath = newLogPath(forLog: path)
@@ -344,7 +344,7 @@ package enum LogEraser {
     private static func damage(_ error: DuneEventsError, path: String) -> DuneEventsError {
         var failure = error
         failure.message = failure.message.hasSuffix(".") ? String(failure.message.dropLast()) : failure.message
-        failure.message += "; forget changes nothing in a damaged log. Run 'dune-replay verify' to see every problem, and restore the log from a backup or cut it at the last good line"
+        failure.message += "; forget changes nothing in a damaged log: restore the log from a backup or cut it at the last good line"
         return failure
     }
 

@@ -413,14 +413,14 @@ struct ChunkMerger {
 }
 
 extension LogReader {
-    static let crcMismatchReason = "the line's CRC does not match its bytes (damaged or edited). Run 'dune-replay verify' for details; restore from a backup or cut the log before this line"
+    static let crcMismatchReason = "the line's CRC does not match its bytes (damaged or edited); restore the log from a backup or cut it before this line"
 
     static func undecodableReason(_ reason: String) -> String {
         "the line has a valid CRC but cannot be decoded: \(reason)"
     }
 
     static func seqGapReason(_ seq: Int, expected: Int) -> String {
-        "seq \(seq) where \(expected) was expected: the log has a gap or a reordered line. Run 'dune-replay verify'"
+        "seq \(seq) where \(expected) was expected: the log has a gap or a reordered line"
     }
 }
 

@@ -250,12 +250,12 @@ public actor DuneStore {
         var commands: [IngestCommand] = []
         var commandPositions: [Int] = []
         for (position, input) in inputs.enumerated() {
-            do {
-                commands.append(try InputParser.command(from: input.inputObject))
+            do throws(Rejection) {
+                commands.append(try input.command())
                 commandPositions.append(position)
                 outcomes.append(.alreadyAppended)  // replaced below by the decider's outcome
             } catch {
-                outcomes.append(.rejected(reason: error.reason))
+                outcomes.append(.rejected(error))
             }
         }
         guard !commands.isEmpty else { return outcomes }

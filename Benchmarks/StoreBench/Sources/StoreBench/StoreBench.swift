@@ -41,8 +41,8 @@ struct StoreBench {
             let base = Timestamp(epochSeconds: 4_102_000_000, offsetSeconds: 3600)  // 2099-12-27, after any generated data
             for index in 0..<count {
                 let start = base.adding(seconds: Int64(index) * 60)
-                let sample = SampleInput(id: "bench-\(ProcessInfo.processInfo.processIdentifier)-\(index)", kind: .hrv, start: start,
-                                         end: start.adding(seconds: 60), source: "StoreBench", reading: .quantity(value: 50, unit: "ms"))
+                let sample = SampleInput(id: "bench-\(ProcessInfo.processInfo.processIdentifier)-\(index)", start: start,
+                                         end: start.adding(seconds: 60), source: "StoreBench", reading: .hrv(50, .milliseconds))
                 let began = ContinuousClock.now
                 _ = try await store.append(.sample(sample))
                 times.append(milliseconds(since: began))
