@@ -49,6 +49,10 @@ package actor EventLog {
         /// instead of on open. A store that opens to read pays nothing for it;
         /// the lines after the checkpoint are then checked at that first call.
         package var defersState: Bool
+        /// The file system the log's files are written through: the real one
+        /// (``FileSystemWitness/system``) unless a test records the calls to
+        /// explore the states a crash could leave.
+        package var fileSystem: FileSystemWitness = .system
 
         package init(durability: Durability = .batch, waitForLock: Bool = false, create: Bool = true,
                     checkpointBytes: Int? = EventLog.defaultCheckpointBytes, protection: FileProtection = .default,
@@ -127,8 +131,8 @@ package actor EventLog {
         self.options = options
         self.executor = DispatchQueueExecutor(label: "dune.event-log")
         let file = try LogFile.openForAppend(path: path, create: options.create, lock: options.waitForLock ? .wait : .failIfLocked,
-                                             protection: options.protection)
-        var warnings = try LogEraser.recover(path: path)
+                                             protection: options.protection, fileSystem: options.fileSystem)
+        var warnings = try LogEraser.recover(path: path, fileSystem: options.fileSystem)
         switch try file.quarantineTornTail() {
         case .intact: break
         case .quarantined(let report): warnings.append("warning: \(path): \(report)")
@@ -496,7 +500,7 @@ package actor EventLog {
         guard stateIsLoaded, let file, let interval = options.checkpointBytes, size - checkpointedBytes >= max(threshold, interval),
               let checkpoint = LogCheckpoint.atEnd(of: file, size: size, state: state)
         else { return }
-        if (try? checkpoint.write(logPath: path, protection: options.protection)) != nil { checkpointedBytes = size }
+        if (try? checkpoint.write(logPath: path, protection: options.protection, fileSystem: options.fileSystem)) != nil { checkpointedBytes = size }
     }
 
     /// Releases the writer lock, after writing `<log>.checkpoint` when the
