@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import DuneEvents
 @testable import DuneProjections
 
@@ -27,6 +28,18 @@ struct CrashStateExplorer {
     var generator = CrashStateGenerator()
     /// Test-only: the recorder pretends the append's durable sync happened (the self-check).
     var skipsDurableSync = false
+    /// How many states of one workload are checked at once.
+    var concurrency = 3
+
+    /// The recovered directories already checked (keys: the expectation and every file's bytes).
+    final class CheckedStates: Sendable {
+        private let keys = Mutex(Set<Int>())
+
+        /// Whether `key` is new (and now seen).
+        func insert(_ key: Hasher) -> Bool {
+            keys.withLock { $0.insert(key.finalize()).inserted }
+        }
+    }
 
     func explore(_ workload: CrashWorkload, in scratch: String) async throws -> Outcome {
         let root = scratch + "/run"
@@ -44,21 +57,48 @@ struct CrashStateExplorer {
         let known = Self.knownLines(operations, initial: recorder.initialFiles)
         var generator = generator
         generator.mode = workload.mode
-        var seen: Set<[UInt8]> = []
-        var counter = 0
-        await generator.forEachState(of: recorder, operations: operations) { state in
-            let expectation = expectations[state.cut]
-            var key = state.fingerprint
-            withUnsafeBytes(of: expectation.hashValue) { key += $0 }
-            guard seen.insert(key).inserted else { return }
-            outcome.explored += 1
-            counter += 1
-            let directory = scratch + "/state-\(counter)"
-            let found = await Self.check(state, expectation, workload: workload, recorder: recorder, root: root,
-                                         directory: directory, known: known)
-            try? FileManager.default.removeItem(atPath: directory)
-            outcome.violations += found.map { "\(workload.name) [\(state.label)]: \($0)" }
+        // Which expectation holds at each cut, as a number (equal expectations, equal numbers).
+        var versions: [Int] = []
+        for (cut, expectation) in expectations.enumerated() {
+            versions.append(cut > 0 && expectation == expectations[cut - 1] ? versions[cut - 1] : cut)
         }
+        let cutVersions = versions
+        var seen: Set<Int> = []
+        var states: [CrashState] = []
+        generator.forEachState(of: recorder, operations: operations) { state in
+            var hasher = Hasher()
+            hasher.combine(versions[state.cut])
+            state.fingerprint(into: &hasher)
+            if seen.insert(hasher.finalize()).inserted { states.append(state) }
+        }
+        outcome.explored = states.count
+        // A few states at a time: an open waits on its log's own thread now and then.
+        let checked = CheckedStates()
+        let rebuilds = CheckedStates()
+        let found = await withTaskGroup(of: [String].self) { group in
+            var next = 0
+            func add() {
+                guard next < states.count else { return }
+                let (state, number) = (states[next], next)
+                next += 1
+                group.addTask {
+                    let directory = scratch + "/state-\(number)"
+                    let found = await Self.check(state, expectations[state.cut], version: cutVersions[state.cut], workload: workload,
+                                                 recorder: recorder, root: root,
+                                                 directory: directory, known: known, checked: checked, rebuilds: rebuilds)
+                    try? FileManager.default.removeItem(atPath: directory)
+                    return found.map { "\(workload.name) [\(state.label)]: \($0)" }
+                }
+            }
+            for _ in 0..<concurrency { add() }
+            var found: [String] = []
+            for await violations in group {
+                found += violations
+                add()
+            }
+            return found
+        }
+        outcome.violations += found.sorted()
         return outcome
     }
 
@@ -119,8 +159,9 @@ struct CrashStateExplorer {
 
     // MARK: - Checking one state
 
-    static func check(_ state: CrashState, _ expectation: CrashExpectation, workload: CrashWorkload, recorder: RecordingFileSystem,
-                      root: String, directory: String, known: Set<[UInt8]>) async -> [String] {
+    static func check(_ state: CrashState, _ expectation: CrashExpectation, version: Int, workload: CrashWorkload, recorder: RecordingFileSystem,
+                      root: String, directory: String, known: Set<[UInt8]>, checked: CheckedStates,
+                      rebuilds: CheckedStates) async -> [String] {
         var violations: [String] = []
         func mapped(_ path: String) -> String { directory + path.dropFirst(root.count) }
         let logPath = mapped(root + "/" + workload.logName)
@@ -133,7 +174,8 @@ struct CrashStateExplorer {
         // The next writer: opens (recovering the end of the log and any forget) without help.
         let log: EventLog
         do {
-            log = try EventLog(path: logPath, options: .init(durability: .batch))
+            // As a store opens: the lock and the recovery now, the deciders' state at the first append.
+            log = try EventLog(path: logPath, options: .init(durability: .batch, defersState: true))
         } catch {
             return ["the next writer cannot open the log: \(error)"]
         }
@@ -149,20 +191,34 @@ struct CrashStateExplorer {
         for line in bytes[min(covered.count, bytes.count)...].split(separator: UInt8(ascii: "\n")) where !known.contains(Array(line)) {
             violations.append("an unacknowledged line that no append wrote was accepted: \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
         }
-        let report: LogVerifier.Report
-        do {
-            report = try LogVerifier.verify(path: logPath)
-            if !report.isIntact {
-                violations.append("the recovered log does not verify: \(report.problems.prefix(3).map(\.description)) trailing \(report.trailingBytes)")
-            }
-        } catch {
-            await log.close()
-            return violations + ["verify failed: \(error)"]
-        }
+        // The checks below depend only on the files the open left (and the expectation):
+        // many states recover to the same files, and those are checked once.
+        let files = filesBelow(directory)
         if let marker = expectation.marker, isNew || expectation.forgetEnded {
-            for (path, content) in filesBelow(directory) where content.contains(marker) {
+            for (path, content) in files where content.contains(marker) {
                 violations.append("forgotten content came back in '\(path.dropFirst(directory.count + 1))'")
             }
+        }
+        // The checks below read only the log and the caches beside it (side files do not
+        // matter to them): many states recover to the same log, and it is checked once.
+        var key = Hasher()
+        key.combine(version)
+        for (path, content) in files where path == logPath || path == LogCheckpoint.path(forLog: logPath)
+            || path == SnapshotFile.path(forLog: logPath) {
+            key.combine(path.dropFirst(directory.count))
+            content.withUnsafeBytes { key.combine(bytes: $0) }
+        }
+        guard checked.insert(key) else {
+            await log.close()
+            return violations
+        }
+        // The deciders' state (from the checkpoint when it is valid): what the next append decides on.
+        let lastSeq: Int
+        do {
+            lastSeq = try await log.lastSeq
+        } catch {
+            await log.close()
+            return violations + ["the recovered log cannot be read for appending: \(error)"]
         }
         if workload.comparesCheckpoint {
             let fromCheckpoint = try? await log.ingestState
@@ -179,36 +235,51 @@ struct CrashStateExplorer {
             }
         }
         // Rebuild (and the snapshot, when the workload writes one): the read models equal a rebuild.
-        do {
-            let rebuilt = try await StoreProjections.restore(logPath: logPath, usingSnapshot: false)
-            if workload.comparesSnapshot {
-                let restored = try await StoreProjections.restore(logPath: logPath, usingSnapshot: true)
-                if await restored.models.set.files() != rebuilt.models.set.files() {
-                    violations.append("the read models from the snapshot differ from a rebuild")
-                }
-                if restored.snapshotSeq == 0, FileManager.default.fileExists(atPath: SnapshotFile.path(forLog: logPath)),
-                   restored.warnings.isEmpty {
-                    violations.append("a snapshot was neither used nor reported")
-                }
-            }
-        } catch {
-            violations.append("rebuild failed: \(error)")
+        // It reads only the log (and the snapshot): once per distinct pair.
+        var rebuildKey = Hasher()
+        for (path, content) in files where path == logPath || path == SnapshotFile.path(forLog: logPath) {
+            rebuildKey.combine(path.dropFirst(directory.count))
+            content.withUnsafeBytes { rebuildKey.combine(bytes: $0) }
         }
-        // The next writer appends.
+        if rebuilds.insert(rebuildKey) {
+            do {
+                let rebuilt = try await StoreProjections.restore(logPath: logPath, usingSnapshot: false)
+                if await rebuilt.models.set.throughSeq() != lastSeq {
+                    violations.append("a rebuild reads through seq \(await rebuilt.models.set.throughSeq()), the log ends at \(lastSeq)")
+                }
+                if workload.comparesSnapshot {
+                    let restored = try await StoreProjections.restore(logPath: logPath, usingSnapshot: true)
+                    if await restored.models.set.files() != rebuilt.models.set.files() {
+                        violations.append("the read models from the snapshot differ from a rebuild")
+                    }
+                    if restored.snapshotSeq == 0, FileManager.default.fileExists(atPath: SnapshotFile.path(forLog: logPath)),
+                       restored.warnings.isEmpty {
+                        violations.append("a snapshot was neither used nor reported")
+                    }
+                }
+            } catch {
+                violations.append("rebuild failed: \(error)")
+            }
+        }
+        // The next writer appends; then the whole log verifies, seq gapless.
         do {
             let writer = workload.comparesCheckpoint ? try EventLog(path: logPath, options: .init(durability: .batch)) : log
             let result = try await writer.ingest([CrashWorkload.sample(9_999)])
             await writer.close()
-            if result.results.first?.seqs != (report.lastSeq + 1)...(report.lastSeq + 1) {
-                violations.append("the next append got \(String(describing: result.results.first)) after seq \(report.lastSeq)")
-            }
-            let after = try LogVerifier.verify(path: logPath)
-            if !after.isIntact || after.lastSeq != report.lastSeq + 1 {
-                violations.append("after the next append the log does not verify: \(after.problems.prefix(3).map(\.description))")
+            if result.results.first?.seqs != (lastSeq + 1)...(lastSeq + 1) {
+                violations.append("the next append got \(String(describing: result.results.first)) after seq \(lastSeq)")
             }
         } catch {
             await log.close()
             violations.append("the next append failed: \(error)")
+        }
+        do {
+            let report = try LogVerifier.verify(path: logPath)
+            if !report.isIntact || report.lastSeq != lastSeq + 1 {
+                violations.append("the log does not verify after the next append: \(report.problems.prefix(3).map(\.description)), last seq \(report.lastSeq), trailing \(report.trailingBytes)")
+            }
+        } catch {
+            violations.append("verify failed: \(error)")
         }
         return violations
     }

@@ -29,16 +29,14 @@ struct CrashState: Sendable {
     /// How the state was chosen, for a violation's message.
     var label: String
 
-    /// A fingerprint of the files (for skipping a state already checked).
-    var fingerprint: [UInt8] {
-        var bytes: [UInt8] = []
-        for directory in directories { bytes += Array(directory.utf8) + [0] }
+    /// Feeds the files and directories to `hasher` (for skipping a state already checked).
+    func fingerprint(into hasher: inout Hasher) {
+        hasher.combine(directories)
         for file in files {
-            bytes += Array(file.path.utf8) + [1]
-            withUnsafeBytes(of: UInt64(file.bytes.count).littleEndian) { bytes += $0 }
-            bytes += file.bytes
+            hasher.combine(file.path)
+            hasher.combine(file.bytes.count)
+            file.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
-        return bytes
     }
 }
 
@@ -57,9 +55,9 @@ struct CrashState: Sendable {
 ///   their directory are undone (in any subset, like writes).
 struct CrashStateGenerator {
     var mode: CrashMode = .linux
-    var enumerateUpTo = 5
-    var samples = 12
-    var tearsPerWrite = 4
+    var enumerateUpTo = 6
+    var samples = 64
+    var tearsPerWrite = 8
     var seed: UInt64 = 0x5EED
 
     /// One pending change.
@@ -93,7 +91,7 @@ struct CrashStateGenerator {
 
     /// Calls `body` with each state of each cut point, in order.
     func forEachState(of recorder: RecordingFileSystem, operations: [RecordedOperation],
-                      _ body: (CrashState) async -> Void) async {
+                      _ body: (CrashState) -> Void) {
         var model = Model()
         for file in recorder.initialFiles {
             model.names[file.path] = file.inode
@@ -102,11 +100,11 @@ struct CrashStateGenerator {
         model.directories = recorder.initialDirectories
         model.initialDirectories = recorder.initialDirectories
         var random = SplitMix(seed: seed)
-        for state in states(model, cut: 0, random: &random) { await body(state) }
+        for state in states(model, cut: 0, random: &random) { body(state) }
         for (index, operation) in operations.enumerated() {
             apply(operation, index: index, to: &model)
             guard operation.isCall else { continue }
-            for state in states(model, cut: index + 1, random: &random) { await body(state) }
+            for state in states(model, cut: index + 1, random: &random) { body(state) }
         }
     }
 
@@ -148,12 +146,17 @@ struct CrashStateGenerator {
 
     static func apply(_ change: ContentChange, to content: inout [UInt8], keeping kept: Int? = nil) {
         switch change {
-        case .write(let offset, var bytes):
-            if let kept { bytes = Array(bytes.prefix(kept)) }
-            if content.count < offset + bytes.count {
-                content.append(contentsOf: repeatElement(0, count: offset + bytes.count - content.count))
+        case .write(let offset, let bytes):
+            let count = min(kept ?? bytes.count, bytes.count)
+            if content.count < offset + count {
+                content += [UInt8](repeating: 0, count: offset + count - content.count)
             }
-            content.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+            content.withUnsafeMutableBytes { target in
+                bytes.withUnsafeBytes { source in
+                    UnsafeMutableRawBufferPointer(rebasing: target[offset..<(offset + count)])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<count]))
+                }
+            }
         case .truncate(let size):
             if content.count > size {
                 content.removeSubrange(size...)

@@ -26,7 +26,7 @@ struct CrashWorkload: Sendable {
     static func sample(_ number: Int, source: String = "Apple Watch") -> IngestCommand {
         let day = 1 + number % 27
         let dayText = day < 10 ? "0\(day)" : "\(day)"
-        let line = #"{"type":"sample","kind":"hrv","id":"crash-sample-\#(number)","start":"2026-02-\#(dayText)T06:00:00Z","end":"2026-02-\#(dayText)T06:01:00Z","value":\#(40 + number % 30).5,"unit":"ms","source":"\#(source)","note":"\#(String(repeating: "n", count: 60 + number % 50))"}"#
+        let line = #"{"type":"sample","kind":"hrv","id":"crash-sample-\#(number)","start":"2026-02-\#(dayText)T06:00:00Z","end":"2026-02-\#(dayText)T06:01:00Z","value":\#(40 + number % 30).5,"unit":"ms","source":"\#(source)","note":"\#(String(repeating: "n", count: 10 + number % 40))"}"#
         do {
             return try InputParser.parse(line)
         } catch {
@@ -65,8 +65,8 @@ struct CrashWorkload: Sendable {
                       setup: { try await seed($0, count: 2) },
                       run: { path, recorder in
                           let log = try EventLog(path: path, options: options(recorder, durability: durability))
-                          for batch in 0..<3 {
-                              _ = try await log.ingest(Self.batch((batch * 3)..<(batch * 3 + 1 + batch)))
+                          for batch in 0..<26 {
+                              _ = try await log.ingest(Self.batch((batch * 4)..<(batch * 4 + 1 + batch % 3)))
                               if durability != .none { recorder.acknowledge(path) }
                           }
                           await log.close()
@@ -78,10 +78,10 @@ struct CrashWorkload: Sendable {
         name: "first append", logName: "Logs/events.jsonl",
         run: { path, recorder in
             let log = try EventLog(path: path, options: options(recorder))
-            _ = try await log.ingest(batch(0..<2))
-            recorder.acknowledge(path)
-            _ = try await log.ingest(batch(2..<3))
-            recorder.acknowledge(path)
+            for number in 0..<16 {
+                _ = try await log.ingest(batch((number * 3)..<(number * 3 + 1 + number % 3)))
+                recorder.acknowledge(path)
+            }
             await log.close()
         })
 
@@ -100,8 +100,10 @@ struct CrashWorkload: Sendable {
         },
         run: { path, recorder in
             let log = try EventLog(path: path, options: options(recorder))
-            _ = try await log.ingest(batch(0..<2))
-            recorder.acknowledge(path)
+            for number in 0..<10 {
+                _ = try await log.ingest(batch((number * 3)..<(number * 3 + 2)))
+                recorder.acknowledge(path)
+            }
             await log.close()
         })
 
@@ -115,8 +117,10 @@ struct CrashWorkload: Sendable {
             recorder.acknowledge(path)
             await log.close()
             let again = try EventLog(path: path, options: options(recorder, checkpointBytes: 1))
-            _ = try await again.ingest(batch(2..<3))
-            recorder.acknowledge(path)
+            for number in 1..<8 {
+                _ = try await again.ingest(batch((number * 3)..<(number * 3 + 2)))
+                recorder.acknowledge(path)
+            }
             await again.close()
         })
 
@@ -133,8 +137,10 @@ struct CrashWorkload: Sendable {
             let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, trends: await models.trends.state,
                                               syncStatus: await models.syncStatus.state)
             try SnapshotFile.write(snapshot, at: stamp, logPath: path, fileSystem: recorder.witness)
-            _ = try await log.ingest(batch(2..<3))
-            recorder.acknowledge(path)
+            for number in 1..<10 {
+                _ = try await log.ingest(batch((number * 3)..<(number * 3 + 2)))
+                recorder.acknowledge(path)
+            }
             await log.close()
         })
 
@@ -163,8 +169,10 @@ struct CrashWorkload: Sendable {
             _ = try await log.forget(selection, dryRun: false)
             recorder.mark(.forgetEnded(bytes: recorder.contents(of: path), marker: Array(forgottenSource.utf8)))
             recorder.acknowledge(path)
-            _ = try await log.ingest(batch(0..<1))
-            recorder.acknowledge(path)
+            for number in 0..<8 {
+                _ = try await log.ingest(batch((number * 3)..<(number * 3 + 2)))
+                recorder.acknowledge(path)
+            }
             await log.close()
         })
 
