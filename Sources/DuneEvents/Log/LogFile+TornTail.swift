@@ -155,7 +155,12 @@ extension LogFile {
         if try tail.byte(at: size - 1) == newline {
             let lastLineStart = try tail.lineStart(before: size - 1)
             let lastLine = try tail.bytes(lastLineStart..<(size - 1))
-            return lastLine.withUnsafeBytes(validLine) ? .none : .damaged(lastLineStart)
+            if lastLine.withUnsafeBytes(validLine) { return .none }
+            // Name the first of the bad lines at the end.
+            guard lastLineStart > 0 else { return .damaged(lastLineStart) }
+            let previousStart = try tail.lineStart(before: lastLineStart - 1)
+            let previous = try tail.bytes(previousStart..<(lastLineStart - 1))
+            return .damaged(previous.withUnsafeBytes(validLine) ? lastLineStart : previousStart)
         }
         let tornStart = try tail.lineStart(before: size)
         // The complete line before the torn bytes must be good.
