@@ -3,7 +3,7 @@ import Synchronization
 /// `<log>.synced`: the last length of the log known to be durably synced,
 /// kept beside it so that the next writer can tell a crash artifact (bytes
 /// past that length: never acknowledged, safe to move aside) from damage to
-/// acknowledged lines (refused) — SPEC §4.
+/// acknowledged lines (refused); docs/log-format.md, "Torn tails".
 ///
 /// After each durable sync of an append the writer overwrites the record in
 /// place, without syncing it: a crash may leave an older value, and every
@@ -92,16 +92,30 @@ extension LogFile {
     /// `end`; `nil` when there is no such intact line.
     func storedCRC(ofLineEndingAt end: Int, _ descriptor: FileDescriptor) -> UInt32? {
         guard end > 0 else { return nil }
-        let start = max(0, end - Self.maximumRecordedLineBytes)
-        var bytes = [UInt8](repeating: 0, count: end - start)
-        let complete = bytes.withUnsafeMutableBytes { buffer in (try? descriptor.readExactly(into: buffer, atOffset: start)) != nil }
-        guard complete, bytes.last == UInt8(ascii: "\n") else { return nil }
-        bytes.removeLast()
-        guard let newline = bytes.lastIndex(of: UInt8(ascii: "\n")) ?? (start == 0 ? -1 : nil) else { return nil }
-        let line = Array(bytes[(newline + 1)...])
-        return line.withUnsafeBytes { line -> UInt32? in
-            guard StoredLine.isIntact(line), let payload = StoredLine.payloadLength(of: line) else { return nil }
-            return CRC32.parseHex(UnsafeRawBufferPointer(rebasing: line[(payload + 8)..<(payload + 16)]))
+        // A few KiB hold the line almost always; read more only for a longer one.
+        var window = 4096
+        while true {
+            let start = max(0, end - window)
+            var bytes = [UInt8](repeating: 0, count: end - start)
+            let complete = bytes.withUnsafeMutableBytes { buffer in (try? descriptor.readExactly(into: buffer, atOffset: start)) != nil }
+            guard complete, bytes.last == UInt8(ascii: "\n") else { return nil }
+            bytes.removeLast()
+            let lineStart: Int
+            if let newline = bytes.lastIndex(of: UInt8(ascii: "\n")) {
+                lineStart = newline + 1
+            } else if start == 0 {
+                lineStart = 0
+            } else if window < Self.maximumRecordedLineBytes {
+                window *= 4
+                continue
+            } else {
+                return nil
+            }
+            let line = Array(bytes[lineStart...])
+            return line.withUnsafeBytes { line -> UInt32? in
+                guard StoredLine.isIntact(line), let payload = StoredLine.payloadLength(of: line) else { return nil }
+                return CRC32.parseHex(UnsafeRawBufferPointer(rebasing: line[(payload + 8)..<(payload + 16)]))
+            }
         }
     }
 

@@ -88,6 +88,30 @@ import Testing
         }
     }
 
+    /// The record names the line it ends at; a line longer than the first
+    /// window read for it is still found.
+    @Test func aRecordEndingAtALongLineIsInForce() throws {
+        try withLogTestDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let writer = try LogFile.openForAppend(path: path, create: true, lock: .failIfLocked)
+            #expect(try writer.quarantineTornTail() == .intact)
+            let long = logTestSealedLine(seq: 1, padding: 20_000)
+            try writer.append(long, sync: true)
+            try writer.close()
+            #expect(Self.recordedLength(path) == long.count)
+            // Past the synced length: a lost write (zeros), then a whole line. In force, the
+            // record makes both a crash artifact; without it, the end would look intact.
+            let tail = [UInt8](repeating: 0, count: 50) + [UInt8(ascii: "\n")] + logTestSealedLine(seq: 3)
+            try logTestWrite(path, long + tail)
+            let again = try LogFile.openForAppend(path: path, create: false, lock: .failIfLocked)
+            #expect(try again.quarantineTornTail(validLine: StoredLine.isIntact, timestamp: "20260101T000000Z")
+                    == .quarantined(LogFile.TornTailReport(sidePath: path + ".torn-20260101T000000Z", byteOffset: long.count,
+                                                           byteCount: tail.count)))
+            #expect(try logTestRead(path) == long)
+            try again.close()
+        }
+    }
+
     /// `forget` replaces the log: the record then describes the new one.
     @Test func forgetLeavesARecordOfTheNewLog() async throws {
         try await withTemporaryDirectory { directory in
