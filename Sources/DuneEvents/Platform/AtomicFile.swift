@@ -22,11 +22,14 @@ package enum AtomicFile {
     ///   - path: The destination; its directory must exist.
     ///   - protection: The Data Protection class (applied on iOS, watchOS,
     ///     tvOS, visionOS; ignored on macOS and Linux).
+    ///   - fileSystem: Where the files are written (``FileSystemWitness/system``
+    ///     unless a test records the calls).
     /// - Throws: `DuneEventsError` `.io` (or `.inputUnavailable` when the
     ///   directory cannot be opened); the destination is then unchanged.
-    package static func write(_ bytes: [UInt8], to path: String, protection: FileProtection = .default) throws(DuneEventsError) {
+    package static func write(_ bytes: [UInt8], to path: String, protection: FileProtection = .default,
+                              fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(Errno) in try FileSystem.writeAtomically(buffer, to: path, protection: protection) }
+            Result { () throws(Errno) in try FileSystem.writeAtomically(buffer, to: path, protection: protection, fileSystem: fileSystem) }
         }
         do throws(Errno) {
             try result.get()

@@ -58,6 +58,12 @@ func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, buffer, count)
 }
 
+/// `pwrite(2)`: writes at `offset` without moving the file offset.
+@inline(__always)
+func system_pwrite(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
+    pwrite(fd, buffer, count, off_t(offset))
+}
+
 /// Data *and* metadata on stable storage (a truncation, a new side file, a
 /// directory's entries).
 ///

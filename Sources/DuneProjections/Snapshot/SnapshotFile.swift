@@ -223,11 +223,14 @@ package enum SnapshotFile {
     ///
     /// The caller must hold the log's writer lock, so that no other process
     /// replaces the snapshot or the log meanwhile.
+    /// - Parameter fileSystem: Where the files are written (the real file
+    ///   system unless a test records the calls).
     /// - Throws: `DuneEventsError` `.io` when it cannot be written (the old one is then unchanged).
     package static func write(_ snapshot: ProjectionSnapshot, at stamp: LogStamp, logPath: String,
-                              protection: FileProtection = .default) throws(DuneEventsError) {
+                              protection: FileProtection = .default,
+                              fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
         removeStaleTemporaries(logPath: logPath)
-        try AtomicFile.write(encoded(snapshot, at: stamp), to: path(forLog: logPath), protection: protection)
+        try AtomicFile.write(encoded(snapshot, at: stamp), to: path(forLog: logPath), protection: protection, fileSystem: fileSystem)
     }
 
     /// Writes a snapshot of `projections` (all four, fed from the start of

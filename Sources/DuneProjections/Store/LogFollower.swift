@@ -108,13 +108,24 @@ package actor LogFollower {
             // Whole batches only: what was folded before a damaged line or a cancellation is a consistent state.
             position.fold = fold
         }
-        let end = try LogReader(file: file).forEachEventBatch(
-            LogReader.Range(), parallelism: small ? 1 : LogReader.defaultParallelism,
-            chunkSize: small ? max(tail, 4096) : LogReader.chunkSize, startingAt: start
-        ) { batch in
-            if isCancelled() { throw Cancelled() }
-            fold.apply(batch)
-            changed.formUnion(ProjectionName.changed(by: batch))
+        let end: LogReader.End
+        do {
+            end = try LogReader(file: file).forEachEventBatch(
+                LogReader.Range(), parallelism: small ? 1 : LogReader.defaultParallelism,
+                chunkSize: small ? max(tail, 4096) : LogReader.chunkSize, startingAt: start
+            ) { batch in
+                if isCancelled() { throw Cancelled() }
+                fold.apply(batch)
+                changed.formUnion(ProjectionName.changed(by: batch))
+            }
+        } catch let error as DuneEventsError where error.code == .corruptLog {
+            // Damage past the length recorded as durably synced is what a crash left
+            // (the next writer moves it aside): the log ends before it. Damage inside is refused.
+            guard let damage = error.location.byteOffset, let synced = file.recordedSyncedLength(), damage >= synced,
+                  damage >= position.offset else { throw error }
+            position.offset = damage
+            position.stamp = LogStamp.atEnd(of: file, size: damage, lastSeq: fold.throughSeq)
+            return changed
         }
         position.offset = end.validBytes
         position.stamp = LogStamp.atEnd(of: file, size: end.validBytes, lastSeq: end.lastSeq)
