@@ -50,8 +50,8 @@ struct SharedLogProcess {
         var appended = 0
         for index in 0..<count {
             let time = start.adding(seconds: Int64(index) * 3600)
-            let sample = SampleInput(id: "\(source)-hrv-\(index)", kind: .hrv, start: time, end: time.adding(seconds: 60),
-                                     source: source, reading: .quantity(value: 40 + Double(index % 13), unit: "ms"))
+            let sample = SampleInput(id: "\(source)-hrv-\(index)", start: time, end: time.adding(seconds: 60),
+                                     source: source, reading: .hrv(40 + Double(index % 13), .milliseconds))
             let outcome = try await store.append(.sample(sample))
             switch outcome {
             case .appended: appended += 1
