@@ -326,11 +326,15 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
             var states = store.states.makeAsyncIterator()
             let first = try await states.next()
             #expect(first?.throughSeq == 1)
-            // Another process leaves a damaged line 2 (one byte changed after its CRC was taken), then a whole line 3.
-            var damaged = try await Self.storedLine(StoreSharingTests.sample("b", day: 2, value: 51, source: "W"), seq: 2, directory: directory)
-            damaged = damaged.replacingOccurrences(of: "\"value\":51", with: "\"value\":57")
-            let third = try await Self.storedLine(StoreSharingTests.sample("c", day: 3, value: 52, source: "W"), seq: 3, directory: directory)
-            try Self.append(damaged + third, to: path)
+            // Line 1, acknowledged and synced, is damaged in place (one byte changed after its CRC was
+            // taken), as bit rot or an edit would; another process then appends a whole line 2.
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            let newline = try #require(bytes.firstIndex(of: UInt8(ascii: "\n")))
+            let digit = newline - 3  // a hex digit of line 1's stored CRC
+            bytes[digit] = bytes[digit] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let second = try await Self.storedLine(StoreSharingTests.sample("b", day: 2, value: 51, source: "W"), seq: 2, directory: directory)
+            try Self.append(second, to: path)
 
             await #expect(throws: DuneEventsError.self) { while try await states.next() != nil {} }
             await #expect { try await store.append(try StoreSharingTests.line(StoreSharingTests.sample("d", day: 4, value: 53, source: "W"))) }

@@ -150,7 +150,7 @@ import Testing
             #expect(result.status == 0, "\(result)")
             let after = try #require(try FileManager.default.attributesOfItem(atPath: cli.directory + "/report.html")[.systemFileNumber] as? Int)
             #expect(before != after)  // a new file renamed over the old one
-            #expect(try cli.listing() == ["events.jsonl", "input.jsonl", "report.html"])
+            #expect(try cli.listing() == ["events.jsonl", "events.jsonl.synced", "input.jsonl", "report.html"])
         }
     }
 
