@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -65,7 +66,7 @@ import DuneEvents
             async let firstOutcomes = Self.appendOneByOne(try Self.inputs(writer: 1), to: first)
             async let secondOutcomes = Self.appendOneByOne(try Self.inputs(writer: 2), to: second)
             let results = try await [(try Self.inputs(writer: 1), firstOutcomes), (try Self.inputs(writer: 2), secondOutcomes)]
-            process.waitUntilExit()
+            await Self.waitForExit(of: process)
             #expect(process.terminationStatus == 0)
 
             // Every store's state equals a rebuild of the log.
@@ -110,6 +111,16 @@ import DuneEvents
             }
             await single.close()
             for store in [first, second, reader] { await store.close() }
+        }
+    }
+
+    /// Waits for `process` to exit without holding a thread of the cooperative pool.
+    static func waitForExit(of process: Process) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
         }
     }
 
@@ -392,7 +403,7 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
                 }
             }
             try await killer.value
-            process.waitUntilExit()
+            await StoreSharingTests.waitForExit(of: process)
             #expect(process.terminationReason == .uncaughtSignal, "killed mid-ingest, not finished")
             #expect(acknowledged.count == 60)
             let stored = try LogReader(path: path).events()  // throws on damage: the log verifies
