@@ -2,7 +2,7 @@
 import PackageDescription
 
 // DuneEvents ships Apple's privacy manifest (PrivacyInfo.xcprivacy: why it calls stat/fstat and
-// statvfs; see README "Privacy manifest"). It is a resource where Apple platforms are built
+// statfs; see docs/platforms.md, "Privacy manifest"). It is a resource where Apple platforms are built
 // (a macOS host, for macOS and iOS). On other hosts it is excluded: declaring any resource makes
 // SwiftPM generate a `Bundle.module` accessor that imports Foundation into the target, which
 // would make the Foundation-free DuneEvents link Foundation on Linux for a file no Linux

@@ -2,8 +2,8 @@
 
 Usage: python3 Scripts/reference_readiness.py LOG readiness.json
 
-Folds a stored log (corrections replace, deletions remove, latest profile sets
-the sleep target) into daily hrv / rhr / sleep-union values and scores, and
+Folds a stored log (corrections replace, deletions remove, redacted lines of
+forgotten samples count nowhere, latest profile sets the sleep target) into daily hrv / rhr / sleep-union values and scores, and
 compares every day of a rebuilt readiness.json with them (within the file's
 rounding). Prints `days N ref days N mismatches K` and exits 1 when K > 0.
 Used by the test suite as an oracle that shares no code with the Swift folds.
@@ -21,7 +21,9 @@ profile = 480.0
 for raw in open(sys.argv[1], 'rb'):
     e = json.loads(raw)
     t, data, seq = e['type'], e['data'], e['seq']
-    if t == 'sample.ingested': samples[data['id']] = (seq, data)
+    # A forgotten sample's events are redacted to {"id", "redacted": true}: it counts nowhere.
+    if data.get('redacted') is True: samples.pop(data['id'], None)
+    elif t == 'sample.ingested': samples[data['id']] = (seq, data)
     elif t == 'sample.deleted': samples.pop(data['id'], None)
     elif t == 'profile.updated': profile = data['sleepTargetMinutes']
 

@@ -40,6 +40,7 @@ public func fcntl(_ fd: Int32, _ cmd: Int32, _ ptr: UnsafeMutableRawPointer) -> 
 public var S_IFMT: mode_t { mode_t(0o170000) }
 public var S_IFDIR: mode_t { mode_t(0o040000) }
 public var S_IFREG: mode_t { mode_t(0o100000) }
+public var S_IFLNK: mode_t { mode_t(0o120000) }
 
 // MARK: - signal.h (Platform.swift: SIG_IGN as a sig_t)
 

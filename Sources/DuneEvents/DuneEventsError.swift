@@ -1,10 +1,12 @@
 /// The one error type of `DuneEvents`.
 ///
 /// Every error says what happened, how to fix it, and where in the data it
-/// happened (file, line, byte offset, seq) when that is known.
+/// happened (file, line, byte offset, seq) when that is known. A message
+/// never names a command or flag of `dune-replay`: an app has no terminal,
+/// and the CLI adds its own advice where it reports the error.
 ///
 /// ```swift
-/// throw DuneEventsError(.logLocked, "log 'Logs/events.jsonl' is in use by another writer; wait for it to finish or pass --wait",
+/// throw DuneEventsError(.logLocked, "log 'Logs/events.jsonl' is in use by another writer",
 ///                       location: .init(path: "Logs/events.jsonl"))
 /// ```
 public struct DuneEventsError: Error, Sendable, Equatable, CustomStringConvertible {

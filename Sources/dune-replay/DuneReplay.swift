@@ -30,7 +30,18 @@ struct DuneReplay {
         ProcessEnvironment.exit(status.rawValue)
     }
 
+    /// Runs one command line; a failed or short stdout write makes it exit 74
+    /// with the reason, whatever the command returned.
     static func run(_ arguments: [String]) async -> ExitCode {
+        let status = await runCommand(arguments)
+        if let failure = Terminal.outputFailure {
+            Terminal.err("Error: the output is incomplete: \(failure.message)\n")
+            return .ioError
+        }
+        return status
+    }
+
+    private static func runCommand(_ arguments: [String]) async -> ExitCode {
         guard let first = arguments.first else {
             Terminal.err(overview)
             return .usage
@@ -66,8 +77,13 @@ struct DuneReplay {
                 Terminal.err("Usage: \(command.usage)\n  See 'dune-replay \(command.name) --help' for more information.\n")
             }
             return failure.exitCode
+        } catch let error as DuneEventsError where error.code == .logLocked {
+            // The library's text is for any caller; the advice names this command's options.
+            let path = error.location.path ?? "the log"
+            Terminal.err("Error: the log '\(path)' is in use by another writer" + LogOptions.lockedAdvice(command: command.name, arguments: rest) + "\n")
+            return ExitCode(error)
         } catch let error as DuneEventsError {
-            Terminal.err("Error: \(error)\n")
+            Terminal.err("Error: \(error)\n" + (error.commandLineAdvice.map { $0 + "\n" } ?? ""))
             return ExitCode(error)
         } catch {
             Terminal.err("Error: \(error)\n")
@@ -133,6 +149,59 @@ extension String {
 /// Options every log command shares.
 enum LogOptions {
     static let log = Arguments.Option(name: "--log", takesValue: true)
+    /// `--wait` and `--no-wait`, for the commands that write the log.
+    static let wait = [Arguments.Option(name: "--wait", takesValue: false), Arguments.Option(name: "--no-wait", takesValue: false)]
+    /// How long a writing command waits for the lock without `--wait`/`--no-wait` (docs/log-format.md).
+    static let defaultLockWait = LockWait.atMost(.seconds(5))
+    /// The commands that write the log, and so take `--wait` and `--no-wait`.
+    static let writingCommands = ["ingest", "forget"]
+
+    /// `--wait` → wait until the lock is free, `--no-wait` → fail at once,
+    /// neither → wait at most 5 s; both is a usage error.
+    static func lockWait(_ arguments: Arguments) throws(CommandFailure) -> LockWait {
+        switch (arguments.flag("--wait"), arguments.flag("--no-wait")) {
+        case (true, true):
+            throw CommandFailure(exitCode: .usage, message: "Error: '--wait' and '--no-wait' do not go together; give one of them", showUsage: true)
+        case (true, false): return .untilAvailable
+        case (false, true): return .never
+        case (false, false): return defaultLockWait
+        }
+    }
+
+    /// What a user of `command` can do about a log another process holds:
+    /// the lock options only where the command has them.
+    static func lockedAdvice(command: String, arguments: [String]) -> String {
+        guard writingCommands.contains(command) else { return "; try again when it has finished" }
+        if arguments.contains("--wait") { return "; try again when it has finished" }
+        if arguments.contains("--no-wait") {
+            return "; try again when it has finished, or leave out --no-wait to wait up to 5 s for it (--wait: until it has finished)"
+        }
+        return " (waited 5 s for it); try again when it has finished, or pass --wait to wait until it has"
+    }
+
+    /// Fails with exit 66 when the folder that should hold the log at `path`
+    /// does not exist: a log is created in an existing folder, never with its folder.
+    static func requireFolder(_ path: String) throws(CommandFailure) {
+        let folder = parentFolder(of: path)
+        switch PathKind.of(folder) {
+        case .directory?:
+            return
+        case nil:
+            throw CommandFailure(exitCode: .noInput, message: "Error: the log's folder '\(folder)' does not exist; create it first, or pass --log PATH / set DUNE_LOG to a log in an existing folder")
+        default:
+            throw CommandFailure(exitCode: .noInput, message: "Error: the log's folder '\(folder)' is not a folder; pass --log PATH / set DUNE_LOG to a log in a folder")
+        }
+    }
+
+    /// The folder of `path`: `.` for a bare file name, `/` for a file in the root.
+    static func parentFolder(of path: String) -> String {
+        var bytes = Array(path.utf8)
+        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        var parent = bytes[..<slash]
+        while parent.count > 1, parent.last == UInt8(ascii: "/") { parent.removeLast() }
+        return parent.isEmpty ? "/" : String(decoding: parent, as: UTF8.self)
+    }
 
     /// `--log`, else `$DUNE_LOG`, else `Logs/events.jsonl`.
     static func path(_ arguments: Arguments) -> String {

@@ -314,6 +314,15 @@ import DuneFixtures
                 #expect(outcome.events.count <= damaged)
                 #expect(outcome.events == Array(expected.events.prefix(outcome.events.count)))
             }
+            // Reading through the last good seq never reads the damaged line: both paths deliver
+            // every event before it, without an error (the recovery `rebuild` suggests).
+            let before = reference(path, through: damaged)
+            #expect(before.error == nil)
+            #expect(before.events.map(\.seq) == Array(1...damaged))
+            for chunking in Self.chunkings {
+                let outcome = fast(path, LogReader.Range(throughSeq: damaged), chunkSize: chunking.chunkSize, parallelism: chunking.parallelism)
+                #expect(outcome == before, "\(chunking)")
+            }
         }
     }
 

@@ -23,14 +23,16 @@ import DuneFixtures
 
     static func hrv(_ id: String, _ start: String, _ value: Double) -> StoreInput {
         let start = time(start)
-        return .sample(SampleInput(id: id, kind: .hrv, start: start, end: start.adding(seconds: 60), source: "Apple Watch",
-                                   reading: .quantity(value: value, unit: "ms")))
+        return .sample(SampleInput(id: id, start: start, end: start.adding(seconds: 60), source: "Apple Watch",
+                                   reading: .hrv(value, .milliseconds)))
     }
 
-    /// The typed form of a parsed input line: what an app would have built.
-    static func storeInput(_ command: IngestCommand) -> StoreInput {
+    /// The typed form of a parsed input line: what an app would have built;
+    /// `nil` for a unit with no typed form (a parsed line has none).
+    static func storeInput(_ command: IngestCommand) -> StoreInput? {
         switch command.intent {
-        case .sample(let sample): return .sample(sample.input, eventID: command.eventID)
+        case .sample(let sample):
+            return sample.input.map { .sample($0, eventID: command.eventID) }
         case .deleteSample(let deletion): return .sampleDeletion(deletion, eventID: command.eventID)
         case .refresh(let request): return .refresh(request, eventID: command.eventID)
         case .task(let task): return .task(task, eventID: command.eventID)
@@ -58,7 +60,7 @@ import DuneFixtures
         try await Self.withDirectory { directory in
             let path = directory + "/events.jsonl"
             let store = try await DuneStore.open(at: path)
-            let inputs = SyntheticHealthData(days: 40, seed: 3).lines().compactMap { try? InputParser.parse($0) }.map(Self.storeInput)
+            let inputs = SyntheticHealthData(days: 40, seed: 3).lines().compactMap { try? InputParser.parse($0) }.compactMap(Self.storeInput)
             var outcomes: [AppendOutcome] = []
             for start in stride(from: 0, to: inputs.count, by: 250) {
                 outcomes += try await store.append(Array(inputs[start..<min(inputs.count, start + 250)]))
@@ -83,29 +85,35 @@ import DuneFixtures
         }
     }
 
-    @Test func rejectedInputsNameTheirReasonAndNeverReachTheLog() async throws {
+    @Test func rejectedInputsCarryCodeFieldAndIngestsReasonAndNeverReachTheLog() async throws {
         try await Self.withDirectory { directory in
             let path = directory + "/events.jsonl"
             let store = try await DuneStore.open(at: path)
             let start = Self.time("2026-03-02T06:00:00+01:00")
             let outcomes = try await store.append([
                 Self.hrv("a", "2026-03-02T06:00:00+01:00", 900),
-                .sample(SampleInput(id: "b", kind: .bodyMass, start: start, end: start, source: "Scale",
-                                    reading: .quantity(value: 80, unit: "stone"))),
-                .sample(SampleInput(id: "c", kind: .sleep, start: start, end: start.adding(seconds: -60), source: "Watch",
-                                    reading: .sleep(.asleepCore))),
+                .sample(SampleInput(id: "b", start: start, end: start, source: "Scale", reading: .bodyMass(80, .grams))),
+                .sample(SampleInput(id: "c", start: start, end: start.adding(seconds: -60), source: "Watch", reading: .sleep(.asleepCore))),
                 .profile(ProfileUpdate(sleepTargetMinutes: 0, at: start)),
+                .sample(SampleInput(id: "", start: start, end: start, source: "Scale", reading: .bodyMass(80, .kilograms))),
+                .refresh(RefreshRequest(source: .healthKitObserver, kind: nil, at: start)),
+                .task(TaskCommand(task: "t1", feature: "readiness", phase: .started, at: start.adding(seconds: 200 * 365 * 86_400))),
+                .sample(SampleInput(id: "e", start: start, end: start, source: "Scale", reading: .bodyMass(.nan, .kilograms))),
                 Self.hrv("d", "2026-03-02T06:00:00+01:00", 48.5),
             ])
             #expect(outcomes == [
-                .rejected(reason: "hrv 900 ms is outside the plausible range 1–500 ms"),
-                .rejected(reason: outcomes[1].rejectionReason ?? ""),
-                .rejected(reason: outcomes[2].rejectionReason ?? ""),
-                .rejected(reason: "field \"sleepTargetMinutes\" is 0; expected more than 0 and at most 1440"),
+                .rejected(Rejection(.outOfRange, field: "value", "hrv 900 ms is outside the plausible range 1–500 ms")),
+                .rejected(Rejection(.outOfRange, field: "value", "bodyMass 80 g (0.08 kg) is outside the plausible range 1–700 kg")),
+                .rejected(Rejection(.endBeforeStart, field: "end", "end 2026-03-02T05:59:00+01:00 is before start 2026-03-02T06:00:00+01:00")),
+                .rejected(Rejection(.outOfRange, field: "sleepTargetMinutes", "field \"sleepTargetMinutes\" is 0; expected more than 0 and at most 1440")),
+                .rejected(Rejection(.emptyText, field: "id", "field \"id\" is empty")),
+                .rejected(Rejection(.missingField, field: "kind",
+                                    "field \"kind\" is required for source healthKitObserver (the sample kind the observer fired for)")),
+                .rejected(Rejection(.timestampOutsideWindow, field: "at",
+                                    "field \"at\": timestamp \"2226-01-13T06:00:00+01:00\" is at or after 2100-01-01T00:00:00Z, outside the accepted window [1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z); check the device clock and send the sample's real date")),
+                .rejected(Rejection(.notFinite, field: "value", "field \"value\" is not a number; expected a finite number")),
                 .appended(seq: 1),
             ])
-            #expect(outcomes[1].rejectionReason?.contains("\"stone\"") == true)
-            #expect(outcomes[2].rejectionReason?.contains("end") == true)
             await store.close()
             let seqs = try LogReader(path: path).events().map(\.seq)
             #expect(seqs == [1])
@@ -119,8 +127,8 @@ import DuneFixtures
             // 07:12:00.5 UTC, built from a number as an app holding a `Date` would.
             let start = Timestamp(secondsSince1970: 1_772_435_520.5, offsetSeconds: 0)
             #expect(start.text == "2026-03-02T07:12:00.500Z")
-            let sample = StoreInput.sample(SampleInput(id: "hrv-1", kind: .hrv, start: start, end: start.adding(seconds: 60),
-                                                       source: "Apple Watch", reading: .quantity(value: 48.25, unit: "ms")))
+            let sample = StoreInput.sample(SampleInput(id: "hrv-1", start: start, end: start.adding(seconds: 60),
+                                                       source: "Apple Watch", reading: .hrv(48.25, .milliseconds)))
             #expect(try await store.append(sample) == .appended(seq: 1))
             #expect(try await store.append(sample) == .alreadyAppended)
             let keyed = StoreInput.refresh(RefreshRequest(source: .pullToRefresh, kind: nil, at: start), eventID: "r-1")
@@ -164,7 +172,7 @@ import DuneFixtures
 
             let stored = directory + "/stored.jsonl"
             let store = try await DuneStore.open(at: stored)
-            let inputs = lines.map { line -> StoreInput? in (try? InputParser.parse(line)).map(Self.storeInput) }
+            let inputs = lines.map { line -> StoreInput? in (try? InputParser.parse(line)).flatMap(Self.storeInput) }
             let batch = inputs.compactMap { $0 }
             #expect(batch.count == inputs.count)
             for start in stride(from: 0, to: batch.count, by: 1000) {
@@ -274,24 +282,101 @@ import DuneFixtures
     }
 }
 
-extension AppendOutcome {
-    var rejectionReason: String? {
-        if case .rejected(let reason) = self { return reason }
-        return nil
+extension Sample {
+    /// The sample as an app would have built it: values and units as written,
+    /// before conversion; `nil` when a unit has no typed form.
+    var input: SampleInput? {
+        let inputReading: SampleInput.Reading
+        switch reading {
+        case .quantity(let quantity):
+            let value = quantity.inputValue, unit = quantity.inputUnit
+            switch kind {
+            case .hrv: guard let typed = HRVUnit(rawValue: unit) else { return nil }; inputReading = .hrv(value, typed)
+            case .restingHeartRate:
+                guard let typed = HeartRateUnit(rawValue: unit) else { return nil }; inputReading = .restingHeartRate(value, typed)
+            case .stepCount: guard let typed = StepCountUnit(rawValue: unit) else { return nil }; inputReading = .stepCount(value, typed)
+            case .bodyMass: guard let typed = MassUnit(rawValue: unit) else { return nil }; inputReading = .bodyMass(value, typed)
+            case .bodyFatPercentage:
+                guard let typed = BodyFatUnit(rawValue: unit) else { return nil }; inputReading = .bodyFatPercentage(value, typed)
+            case .bodyMassIndex:
+                guard let typed = BodyMassIndexUnit(rawValue: unit) else { return nil }; inputReading = .bodyMassIndex(value, typed)
+            case .sleep, .workout: return nil
+            }
+        case .sleep(let stage): inputReading = .sleep(stage)
+        case .workout(let workout):
+            var typed = WorkoutInput(activityType: workout.activityType, volumeKg: workout.volumeKg)
+            if let energy = workout.inputEnergy {
+                guard let unit = EnergyUnit(rawValue: energy.unit) else { return nil }
+                typed.energy = energy.value
+                typed.energyUnit = unit
+            }
+            if let distance = workout.inputDistance {
+                guard let unit = DistanceUnit(rawValue: distance.unit) else { return nil }
+                typed.distance = distance.value
+                typed.distanceUnit = unit
+            }
+            inputReading = .workout(typed)
+        }
+        return SampleInput(id: id, start: start, end: end, source: source, reading: inputReading)
     }
 }
 
-extension Sample {
-    /// The sample as it was input: values and units as written, before conversion.
-    var input: SampleInput {
-        let inputReading: SampleInput.Reading
-        switch reading {
-        case .quantity(let quantity): inputReading = .quantity(value: quantity.inputValue, unit: quantity.inputUnit)
-        case .sleep(let stage): inputReading = .sleep(stage)
-        case .workout(let workout):
-            inputReading = .workout(WorkoutInput(activityType: workout.activityType, energy: workout.inputEnergy,
-                                                 distance: workout.inputDistance, volumeKg: workout.volumeKg))
+extension DuneStoreTests {
+    /// Every kind in every unit, appended as values and ingested as lines: the same stored `data` bytes, line for line.
+    @Test func typedAppendsStoreTheBytesIngestStoresForEveryKindAndUnit() async throws {
+        try await Self.withDirectory { directory in
+            let start = Self.time("2026-03-02T07:12:00.5+01:00"), end = Self.time("2026-03-02T07:42:00+01:00")
+            var readings: [SampleInput.Reading] = HRVUnit.allCases.map { .hrv(48.2, $0) }
+            readings += HeartRateUnit.allCases.map { .restingHeartRate(52.5, $0) }
+            readings += StepCountUnit.allCases.map { .stepCount(1200, $0) }
+            readings += [.bodyMass(72.35, .kilograms), .bodyMass(72_350.5, .grams), .bodyMass(180.4, .pounds)]
+            readings += [.bodyFatPercentage(0.07, .fraction), .bodyFatPercentage(21.5, .percent)]
+            readings += BodyMassIndexUnit.allCases.map { .bodyMassIndex(24.1, $0) }
+            readings += SleepStage.allCases.map { .sleep($0) }
+            for energyUnit in EnergyUnit.allCases {
+                for distanceUnit in DistanceUnit.allCases {
+                    readings.append(.workout(WorkoutInput(activityType: "running", energy: 512.5, energyUnit: energyUnit,
+                                                          distance: 1.005, distanceUnit: distanceUnit, volumeKg: 0)))
+                }
+            }
+            let inputs = readings.enumerated().map { index, reading in
+                SampleInput(id: "K-\(index)", start: start, end: end, source: "Apple Watch", reading: reading)
+            }
+            let store = try await DuneStore.open(at: directory + "/typed.jsonl")
+            let outcomes = try await store.append(inputs.map { StoreInput.sample($0) })
+            #expect(outcomes == inputs.indices.map { .appended(seq: $0 + 1) })
+            await store.close()
+
+            func number(_ value: Double) -> String { JSONWriter.formatNumber(value) }
+            let lines = inputs.map { input -> String in
+                var members = #""type":"sample","kind":"\#(input.kind.rawValue)","id":"\#(input.id)","start":"\#(input.start.text)","end":"\#(input.end.text)","source":"Apple Watch""#
+                switch input.reading {
+                case .sleep(let stage): members += #","value":"\#(stage.rawValue)""#
+                case .workout(let w):
+                    members += #","activityType":"running","energy":\#(number(w.energy ?? 0)),"energyUnit":"\#(w.energyUnit.rawValue)""#
+                    members += #","distance":\#(number(w.distance ?? 0)),"distanceUnit":"\#(w.distanceUnit.rawValue)","volumeKg":0"#
+                case .hrv(let v, let u): members += #","value":\#(number(v)),"unit":"\#(u.rawValue)""#
+                case .restingHeartRate(let v, let u): members += #","value":\#(number(v)),"unit":"\#(u.rawValue)""#
+                case .stepCount(let v, let u): members += #","value":\#(number(v)),"unit":"\#(u.rawValue)""#
+                case .bodyMass(let v, let u): members += #","value":\#(number(v)),"unit":"\#(u.rawValue)""#
+                case .bodyFatPercentage(let v, let u): members += #","value":\#(number(v)),"unit":"\#(u.rawValue)""#
+                case .bodyMassIndex(let v, let u): members += #","value":\#(number(v)),"unit":"\#(u.rawValue)""#
+                }
+                return "{" + members + "}"
+            }
+            let log = try EventLog(path: directory + "/ingested.jsonl")
+            let batch = try await log.ingest(lines.map { try InputParser.parse($0) })
+            #expect(batch.results.map(\.outcome) == Array(repeating: .appended, count: lines.count))
+            await log.close()
+
+            func dataObjects(_ path: String) throws -> [Substring] {
+                try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
+                    line[line.range(of: #","data":"#)!.lowerBound..<line.range(of: #","crc":""#, options: .backwards)!.lowerBound]
+                }
+            }
+            let typed = try dataObjects(directory + "/typed.jsonl"), ingested = try dataObjects(directory + "/ingested.jsonl")
+            #expect(typed.count == readings.count)
+            for (index, pair) in zip(typed, ingested).enumerated() { #expect(pair.0 == pair.1, "\(lines[index])") }
         }
-        return SampleInput(id: id, kind: kind, start: start, end: end, source: source, reading: inputReading)
     }
 }

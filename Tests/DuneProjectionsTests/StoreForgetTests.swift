@@ -11,13 +11,13 @@ import DuneFixtures
 
     static func inputs(withSentinel: Bool) -> [StoreInput] {
         let lines = SyntheticHealthData(days: 20, seed: 5).lines()
-        var inputs = lines.compactMap { try? InputParser.parse($0) }.map(DuneStoreTests.storeInput)
+        var inputs = lines.compactMap { try? InputParser.parse($0) }.compactMap(DuneStoreTests.storeInput)
         guard withSentinel else { return inputs }
         let start = DuneStoreTests.time("2026-01-05T06:30:00+01:00")
-        inputs.insert(.sample(SampleInput(id: "SENT-1", kind: .hrv, start: start, end: start.adding(seconds: 60), source: sentinel,
-                                          reading: .quantity(value: 77.123456, unit: "ms"))), at: inputs.count / 2)
-        inputs.insert(.sample(SampleInput(id: "SENT-2", kind: .restingHeartRate, start: start, end: start.adding(seconds: 60),
-                                          source: sentinel, reading: .quantity(value: 61, unit: "bpm"))), at: inputs.count / 3)
+        inputs.insert(.sample(SampleInput(id: "SENT-1", start: start, end: start.adding(seconds: 60), source: sentinel,
+                                          reading: .hrv(77.123456, .milliseconds))), at: inputs.count / 2)
+        inputs.insert(.sample(SampleInput(id: "SENT-2", start: start, end: start.adding(seconds: 60),
+                                          source: sentinel, reading: .restingHeartRate(61, .beatsPerMinute))), at: inputs.count / 3)
         return inputs
     }
 
@@ -113,9 +113,9 @@ import DuneFixtures
                     try? FileManager.default.createDirectory(atPath: journal + "/blocked", withIntermediateDirectories: true)
                 }
             }
-            let late = SampleInput(id: "LATE-1", kind: .hrv, start: DuneStoreTests.time("2026-01-06T06:30:00+01:00"),
+            let late = SampleInput(id: "LATE-1", start: DuneStoreTests.time("2026-01-06T06:30:00+01:00"),
                                    end: DuneStoreTests.time("2026-01-06T06:31:00+01:00"), source: "Watch",
-                                   reading: .quantity(value: 50, unit: "ms"))
+                                   reading: .hrv(50, .milliseconds))
             await #expect(throws: DuneEventsError.self) { try await store.append([.sample(late)]) }
             try FileManager.default.removeItem(atPath: journal)
             #expect(await DuneStoreTests.files(of: store) == (try await DuneStoreTests.rebuiltFiles(path)))

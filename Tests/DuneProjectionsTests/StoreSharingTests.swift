@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ import DuneEvents
 /// following others' appends, read-only access, one consistent state.
 @Suite struct StoreSharingTests {
     static func line(_ json: String) throws -> StoreInput {
-        DuneStoreTests.storeInput(try InputParser.parse(json))
+        try #require(DuneStoreTests.storeInput(try InputParser.parse(json)))
     }
 
     static func sample(_ id: String, day: Int, value: Double, source: String) -> String {
@@ -65,7 +66,7 @@ import DuneEvents
             async let firstOutcomes = Self.appendOneByOne(try Self.inputs(writer: 1), to: first)
             async let secondOutcomes = Self.appendOneByOne(try Self.inputs(writer: 2), to: second)
             let results = try await [(try Self.inputs(writer: 1), firstOutcomes), (try Self.inputs(writer: 2), secondOutcomes)]
-            process.waitUntilExit()
+            await Self.waitForExit(of: process)
             #expect(process.terminationStatus == 0)
 
             // Every store's state equals a rebuild of the log.
@@ -110,6 +111,16 @@ import DuneEvents
             }
             await single.close()
             for store in [first, second, reader] { await store.close() }
+        }
+    }
+
+    /// Waits for `process` to exit without holding a thread of the cooperative pool.
+    static func waitForExit(of process: Process) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
         }
     }
 
@@ -223,15 +234,20 @@ import DuneEvents
                                                 try Self.line(#"{"type":"refresh","source":"pullToRefresh","kind":"hrv","at":"2026-03-10T08:\#(index < 10 ? "0" : "")\#(index):00Z"}"#)])
                 }
             }
-            var reads = 0
-            while !writing.isCancelled, reads < 200 {
+            // Read while the appends run, until the last one is in.
+            var mixed = 0
+            var seqsRead: Set<Int> = []
+            for _ in 0..<100_000 {
                 let state = await store.state
-                #expect(Set([state.readiness.throughSeq, state.trends.throughSeq, state.weeklyStats.throughSeq,
-                             state.syncStatus.throughSeq, state.throughSeq]).count == 1)
-                reads += 1
+                let seqs = [state.readiness.throughSeq, state.trends.throughSeq, state.weeklyStats.throughSeq,
+                            state.syncStatus.throughSeq, state.throughSeq]
+                if Set(seqs).count != 1 { mixed += 1 }
+                seqsRead.insert(state.throughSeq)
                 if state.throughSeq == 121 { break }
             }
             try await writing.value
+            #expect(mixed == 0, "reads that saw the models at different seqs: \(mixed)")
+            #expect(seqsRead.count > 2, "the reads ran while the appends did")
             var last = 0
             while last < 121, let state = try await states.next() {
                 #expect(state.throughSeq > last)
@@ -321,11 +337,15 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
             var states = store.states.makeAsyncIterator()
             let first = try await states.next()
             #expect(first?.throughSeq == 1)
-            // Another process leaves a damaged line 2 (one byte changed after its CRC was taken), then a whole line 3.
-            var damaged = try await Self.storedLine(StoreSharingTests.sample("b", day: 2, value: 51, source: "W"), seq: 2, directory: directory)
-            damaged = damaged.replacingOccurrences(of: "\"value\":51", with: "\"value\":57")
-            let third = try await Self.storedLine(StoreSharingTests.sample("c", day: 3, value: 52, source: "W"), seq: 3, directory: directory)
-            try Self.append(damaged + third, to: path)
+            // Line 1, acknowledged and synced, is damaged in place (one byte changed after its CRC was
+            // taken), as bit rot or an edit would; another process then appends a whole line 2.
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            let newline = try #require(bytes.firstIndex(of: UInt8(ascii: "\n")))
+            let digit = newline - 3  // a hex digit of line 1's stored CRC
+            bytes[digit] = bytes[digit] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let second = try await Self.storedLine(StoreSharingTests.sample("b", day: 2, value: 51, source: "W"), seq: 2, directory: directory)
+            try Self.append(second, to: path)
 
             await #expect(throws: DuneEventsError.self) { while try await states.next() != nil {} }
             await #expect { try await store.append(try StoreSharingTests.line(StoreSharingTests.sample("d", day: 4, value: 53, source: "W"))) }
@@ -383,7 +403,7 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
                 }
             }
             try await killer.value
-            process.waitUntilExit()
+            await StoreSharingTests.waitForExit(of: process)
             #expect(process.terminationReason == .uncaughtSignal, "killed mid-ingest, not finished")
             #expect(acknowledged.count == 60)
             let stored = try LogReader(path: path).events()  // throws on damage: the log verifies

@@ -8,7 +8,7 @@ import DuneFixtures
 /// events after it, ignores a bad one with one warning, and never changes a value.
 @Suite struct StoreSnapshotTests {
     static let inputs: [StoreInput] = SyntheticHealthData(days: 45, seed: 5).lines()
-        .compactMap { try? InputParser.parse($0) }.map(DuneStoreTests.storeInput)
+        .compactMap { try? InputParser.parse($0) }.compactMap(DuneStoreTests.storeInput)
 
     /// A log of `inputs` written by a store (which leaves a snapshot when it closes).
     static func makeLog(_ path: String, _ inputs: ArraySlice<StoreInput>) async throws {
@@ -125,7 +125,7 @@ import DuneFixtures
             let copy = directory + "/copy.jsonl"
             try FileManager.default.copyItem(atPath: path, toPath: copy)
             let eager = try EventLog(path: copy)
-            let expected = try await eager.ingest(probe.map { try InputParser.command(from: $0.inputObject) }).results.map(AppendOutcome.init)
+            let expected = try await eager.ingest(probe.map { try $0.command() }).results.map(AppendOutcome.init)
             await eager.close()
 
             let store = try await DuneStore.open(at: path)

@@ -23,11 +23,39 @@ struct CLI {
         }
     }
 
-    /// The directory of this test process's executable; SwiftPM puts `dune-replay` beside it.
+    /// The built `dune-replay`: SwiftPM puts it in the folder that holds the
+    /// test bundle (`.build/<triple>/<configuration>/`).
     static let binary: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("dune-replay").path
+        URL(fileURLWithPath: folder(holdingTestBundleOf: testImagePath())).appendingPathComponent("dune-replay").path
     }()
+
+    /// The file the tests' code was loaded from.
+    ///
+    /// - Darwin: there is no `/proc`, and under `swift test` the process is
+    ///   the toolchain's test runner, which loads the bundle
+    ///   (`….xctest/Contents/MacOS/…`); `dladdr` of this image's handle names
+    ///   the bundle's binary.
+    /// - Linux: the test process is the bundle itself (an executable named
+    ///   `….xctest`), which `/proc/self/exe` names.
+    static func testImagePath() -> String {
+        #if canImport(Darwin)
+        var image = Dl_info()
+        if dladdr(#dsohandle, &image) != 0, let name = image.dli_fname { return String(cString: name) }
+        #endif
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// The folder holding the `.xctest` bundle that `imagePath` is or lies
+    /// in; the image's own folder when no component ends in `.xctest`.
+    static func folder(holdingTestBundleOf imagePath: String) -> String {
+        let image = URL(fileURLWithPath: imagePath)
+        var candidate = image
+        while candidate.pathComponents.count > 1 {
+            if candidate.pathExtension == "xctest" { return candidate.deletingLastPathComponent().path }
+            candidate = candidate.deletingLastPathComponent()
+        }
+        return image.deletingLastPathComponent().path
+    }
 
     let directory: String
 

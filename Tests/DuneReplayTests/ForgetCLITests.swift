@@ -50,6 +50,10 @@ import Testing
     }
 
     func ingest(_ cli: CLI, _ input: String, log: String) throws {
+        // A log is created only in an existing folder.
+        if let slash = log.lastIndex(of: "/") {
+            try FileManager.default.createDirectory(atPath: cli.directory + "/" + log[..<slash], withIntermediateDirectories: true)
+        }
         try cli.write("input-\(log.replacingOccurrences(of: "/", with: "-"))", input)
         let result = try cli.run(["ingest", "--log", log, "input-\(log.replacingOccurrences(of: "/", with: "-"))"])
         #expect(result.status == 0, "\(result)")
@@ -74,7 +78,7 @@ import Testing
             #expect(forget.stdout.contains("left untouched (not written by dune-replay; check it yourself): notes.txt"), "\(forget)")
 
             let after = try files(under: "data", cli).merging(try files(under: "out", cli)) { $1 }
-            #expect(after.keys.sorted() == ["data/events.jsonl", "out/notes.txt", "out/readiness.json", "out/report.html",
+            #expect(after.keys.sorted() == ["data/events.jsonl", "data/events.jsonl.synced", "out/notes.txt", "out/readiness.json", "out/report.html",
                                             "out/sync-status.json", "out/trends.json", "out/weekly-stats.json"])
             for (name, bytes) in after {
                 let text = String(decoding: bytes, as: UTF8.self)
@@ -194,7 +198,7 @@ import Testing
 
             // Another writer holds the lock.
             let holder = try LogFile.openForAppend(path: cli.directory + "/data/events.jsonl", create: false)
-            let locked = try cli.run(["forget", "--log", "data/events.jsonl", "--source", "ZqSentinelSource"])
+            let locked = try cli.run(["forget", "--log", "data/events.jsonl", "--source", "ZqSentinelSource", "--no-wait"])
             #expect(locked.status == 75, "\(locked)")
             try holder.close()
             #expect(try files(under: "data", cli) == before)
@@ -233,7 +237,7 @@ import Testing
             #expect(message.contains("has \(needed - 1) bytes free"), "\(message)")
             #expect(try files(under: "data", cli) == before)
             let names = try FileManager.default.contentsOfDirectory(atPath: cli.directory + "/data")
-            #expect(names.sorted() == ["events.jsonl"], "no .forget-new, no journal: \(names)")
+            #expect(names.sorted() == ["events.jsonl", "events.jsonl.synced"], "no .forget-new, no journal: \(names)")
 
             // One byte more is enough: the same check lets the forget through.
             let enough = try cli.run(forget, environment: ["DUNE_FORGET_AVAILABLE_BYTES": "\(needed)"])

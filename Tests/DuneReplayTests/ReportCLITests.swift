@@ -41,7 +41,7 @@ import Testing
             try cli.write("more.jsonl", #"{"type":"sample","kind":"hrv","id":"LATE-1","start":"2026-03-06T06:00:00+01:00","end":"2026-03-06T06:01:00+01:00","value":61,"unit":"ms","source":"Apple Watch"}"# + "\n")
             #expect(try cli.run(["ingest", "--log", "events.jsonl", "more.jsonl"]).status == 0)
             let third = try cli.run(["report", "--log", "events.jsonl"])
-            #expect(third.stderr == "report: started from events.jsonl.snapshot at seq \(seq), then replayed 1 later events\n")
+            #expect(third.stderr == "report: started from events.jsonl.snapshot at seq \(seq), then replayed 1 later event\n")
             let full = try cli.run(["report", "--log", "events.jsonl", "--no-snapshot"])
             #expect(full.stderr == "" && full.status == 0)
             #expect(third.stdout == full.stdout && third.stdout != first.stdout)

@@ -124,7 +124,7 @@ import Testing
 
             let verify = try cli.run(["verify", "--log", "events.jsonl"])
             #expect(verify.status == 0, "\(verify)")
-            #expect(verify.stdout.contains("warning: 4 event(s) with a timestamp outside"), "\(verify.stdout)")
+            #expect(verify.stdout.contains("warning: 4 events with a timestamp outside"), "\(verify.stdout)")
             #expect(verify.stderr.contains("events.jsonl: warning: line 2, byte "), "\(verify.stderr)")
             #expect(verify.stderr.contains("seq 2 (sample.ingested): start 0001-01-01T00:00:00+14:00 and end 0001-01-01T00:00:00+14:00 outside"), "\(verify.stderr)")
             #expect(verify.stderr.contains("seq 5 (sample.deleted): at 2150-01-01T00:00:00Z outside"), "\(verify.stderr)")

@@ -121,8 +121,8 @@ long sysconf(int name);
 int rename(const char *from, const char *to);
 
 /* --- sys/stat.h: struct stat with 64-bit inodes (__DARWIN_STRUCT_STAT64, what
-   `struct stat` is on every current Apple platform). S_IFMT, S_IFREG and
-   S_IFDIR are given as mode_t by the overlay, which shadows the C macros. --- */
+   `struct stat` is on every current Apple platform). S_IFMT, S_IFREG,
+   S_IFDIR and S_IFLNK are given as mode_t by the overlay, which shadows the C macros. --- */
 struct stat {
     dev_t st_dev;
     mode_t st_mode;
@@ -145,6 +145,7 @@ struct stat {
 };
 int stat(const char *path, struct stat *info);
 int fstat(int fd, struct stat *info);
+int lstat(const char *path, struct stat *info);
 int chmod(const char *path, mode_t mode);
 int fchmod(int fd, mode_t mode);
 int mkdir(const char *path, mode_t mode);

@@ -30,7 +30,7 @@ package enum AppleHealthIngestItem: Sendable {
                     case .success(let command):
                         batch.append(.command(command, recordType: record.recordType, line: record.line))
                     case .failure(let rejection):
-                        batch.append(.rejected(recordType: record.recordType, line: record.line, reason: rejection.reason))
+                        batch.append(.rejected(recordType: record.recordType, line: record.line, reason: rejection.message))
                     }
                     if batch.count >= batchSize {
                         try yield(batch)

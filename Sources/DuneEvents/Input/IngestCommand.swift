@@ -28,6 +28,15 @@ package struct IngestCommand: Sendable, Hashable {
         self.extra = extra
         self.content = content
     }
+
+    /// The command for an intent ``InputRules`` accepted, with its content
+    /// written by ``InputContent``: what both front ends (an input line, a
+    /// typed value) end in, so equal values are equal content.
+    init(validated intent: Intent, eventID: String?, extra: JSONObject) {
+        var content: [UInt8] = []
+        InputContent.write(intent, unknown: extra, into: &content)
+        self.init(intent: intent, eventID: eventID, extra: extra, content: content)
+    }
 }
 
 /// A refresh request before the coordinator decides on it.

@@ -89,7 +89,7 @@ struct RawLineWindow {
                         do throws(InputParser.Rejection) {
                             output[index] = .command(try InputParser.parse(slice))
                         } catch {
-                            output[index] = .rejected(error.reason)
+                            output[index] = .rejected(error.message)
                         }
                     }
                 }

@@ -78,7 +78,11 @@ package final class InputLineReader {
     /// - Complexity: amortized O(line length); memory is fixed at open.
     package func next() throws(DuneEventsError) -> Line? {
         while true {
-            guard let line = try nextRaw() else { return nil }
+            guard var line = try nextRaw() else { return nil }
+            // A UTF-8 byte order mark at the very start of the input is not part of its first line.
+            if line.number == 1, case .bytes(let bytes) = line.content, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                line.content = .bytes(UnsafeRawBufferPointer(rebasing: bytes.dropFirst(3)))
+            }
             if case .bytes(let bytes) = line.content, bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             return line
         }

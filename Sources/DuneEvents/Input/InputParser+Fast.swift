@@ -67,29 +67,27 @@ extension InputParser {
         }
         guard let type, StoredLineScanner.matches(c.bytes(type), "sample"), let kind, let id, let start, let end, let source,
               let sampleKind = StoredLineScanner.sampleKind(kind, c.base), sampleKind != .workout,
-              id.count > 0, id.count <= 256, source.count > 0, source.count <= 256
+              InputRules.acceptsText(byteCount: id.count), InputRules.acceptsText(byteCount: source.count)
         else { return nil }
-        if let eventID, eventID.count == 0 || eventID.count > 256 { return nil }
+        if let eventID, !InputRules.acceptsText(byteCount: eventID.count) { return nil }
         return ScannedSampleLine(kind: sampleKind, kindText: kind, id: id, start: start, end: end, source: source, unit: unit,
                                  stringValue: stringValue, numberValue: numberValue, eventID: eventID)
     }
 
-    /// The reading of a scanned line, validated as ``command(from:)`` does
-    /// (units converted, plausibility, a sample at most 24 h); `nil`
-    /// when it fails (the reference path then words the rejection).
+    /// The reading of a scanned line, validated by ``InputRules`` as
+    /// ``command(from:)`` does (units converted, plausibility, a sample at
+    /// most 24 h); `nil` when it fails (the reference path then words the rejection).
     static func reading(of line: ScannedSampleLine, seconds: Double, _ c: Cursor) -> (reading: Sample.Reading, unit: String?)? {
-        guard seconds >= 0 else { return nil }
+        guard InputRules.acceptsDuration(seconds: seconds, of: line.kind) else { return nil }
         if line.kind == .sleep {
-            guard line.unit == nil, let stageSlice = line.stringValue, let stage = StoredLineScanner.sleepStage(stageSlice, c.base),
-                  seconds / 3600 <= 24
+            guard line.unit == nil, let stageSlice = line.stringValue, let stage = StoredLineScanner.sleepStage(stageSlice, c.base)
             else { return nil }
             return (.sleep(stage), nil)
         }
-        guard seconds / 3600 <= 24, let value = line.numberValue, let unit = line.unit, let unitText = c.text(unit),
-              let canonical = UnitConversion.canonicalValue(value, unit: unitText, kind: line.kind), canonical.isFinite
+        guard let value = line.numberValue, let unit = line.unit, let unitText = c.text(unit),
+              let quantity = try? InputRules.quantity(InputMeasure(value: value, unit: unitText), kind: line.kind)
         else { return nil }
-        if let range = UnitConversion.plausibleRange(for: line.kind), !range.contains(canonical) { return nil }
-        return (.quantity(Quantity(value: canonical, inputValue: value, inputUnit: unitText)), unitText)
+        return (.quantity(quantity), unitText)
     }
 
     /// Writes the canonical ``IngestCommand/content`` of a scanned line

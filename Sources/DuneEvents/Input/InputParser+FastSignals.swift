@@ -48,7 +48,7 @@ extension InputParser {
         else { return nil }
         var eventIDText: String?
         if let eventID {
-            guard eventID.count > 0, eventID.count <= 256, let text = c.text(eventID) else { return nil }
+            guard InputRules.acceptsText(byteCount: eventID.count), let text = c.text(eventID) else { return nil }
             eventIDText = text
         }
         let intent: IngestCommand.Intent
@@ -61,11 +61,11 @@ extension InputParser {
                 guard let text = c.text(kind), let parsed = SampleKind(exactly: text) else { return nil }
                 sampleKind = parsed
             }
-            guard refreshSource != .healthKitObserver || sampleKind != nil else { return nil }
+            guard (try? InputRules.refreshKind(sampleKind, for: refreshSource)) != nil else { return nil }
             intent = .refresh(RefreshRequest(source: refreshSource, kind: sampleKind, at: time))
         } else if StoredLineScanner.matches(c.bytes(type), "task") {
             guard source == nil, kind == nil, let task, let feature, let phase,
-                  task.count > 0, task.count <= 256, feature.count > 0, feature.count <= 256,
+                  InputRules.acceptsText(byteCount: task.count), InputRules.acceptsText(byteCount: feature.count),
                   let taskText = c.text(task), let featureText = c.text(feature), let phaseText = c.text(phase),
                   let taskPhase = TaskPhase(exactly: phaseText)
             else { return nil }

@@ -1,4 +1,8 @@
 /// Converts input units to each sample kind's canonical unit (docs/input-format.md).
+///
+/// A conversion by a power of ten (`g`, `%`, `km`) is exact in decimal: it
+/// moves the decimal point of the number as written, so 0.07 as a fraction
+/// of 1 is 7 percent, not the 7.000000000000001 that `0.07 * 100` gives.
 package enum UnitConversion {
     /// The canonical value of `value` written in `unit` for `kind`, or `nil`
     /// when the unit is not accepted for that kind.
@@ -8,9 +12,9 @@ package enum UnitConversion {
         case (.restingHeartRate, "count/min"), (.restingHeartRate, "bpm"): value
         case (.stepCount, "count"): value
         case (.bodyMass, "kg"): value
-        case (.bodyMass, "g"): value / 1000
+        case (.bodyMass, "g"): shiftingDecimalPoint(of: value, by: -3)
         case (.bodyMass, "lb"): value * 0.45359237
-        case (.bodyFatPercentage, "%"): value * 100
+        case (.bodyFatPercentage, "%"): shiftingDecimalPoint(of: value, by: 2)
         case (.bodyFatPercentage, "percent"): value
         case (.bodyMassIndex, "count"), (.bodyMassIndex, "kg/m2"): value
         default: nil
@@ -43,7 +47,7 @@ package enum UnitConversion {
     package static func meters(_ value: Double, unit: String) -> Double? {
         switch unit {
         case "m": value
-        case "km": value * 1000
+        case "km": shiftingDecimalPoint(of: value, by: 3)
         case "mi": value * 1609.344
         default: nil
         }
@@ -60,5 +64,33 @@ package enum UnitConversion {
         case .bodyMassIndex: 5...200
         case .sleep, .workout: nil
         }
+    }
+
+    // MARK: - Powers of ten
+
+    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
+
+    /// `value × 10^exponent` (|exponent| ≤ 6) computed in decimal: the double
+    /// nearest to the shortest decimal that reads back as `value`, with its
+    /// point moved. `0.07` by 2 is exactly `7`; `0.215` by 2 is `21.5`.
+    package static func shiftingDecimalPoint(of value: Double, by exponent: Int) -> Double {
+        let factor = powersOfTen[Int(exponent.magnitude)]
+        // An integer times a power of ten stays exact below 2^53, and IEEE
+        // division rounds the exact quotient: for integers both already are
+        // the decimal answer, with no text.
+        if value.magnitude * factor < 9_007_199_254_740_992, value == value.rounded(.towardZero) {
+            return exponent >= 0 ? value * factor : value / factor
+        }
+        guard value.isFinite else { return exponent >= 0 ? value * factor : value / factor }
+        // `description` is the shortest decimal that reads back as `value`
+        // ("0.07", "7e-05", "1.5e+20"); moving its exponent moves its point.
+        let text = value.description
+        var mantissa = Substring(text)
+        var power = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<e]
+            power = Int(text[text.index(after: e)...]) ?? 0
+        }
+        return Double("\(mantissa)e\(power + exponent)") ?? (exponent >= 0 ? value * factor : value / factor)
     }
 }

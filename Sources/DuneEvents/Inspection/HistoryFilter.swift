@@ -3,7 +3,9 @@
 package struct HistoryFilter: Sendable {
     package var types: Set<EventType> = []
     package var kinds: Set<SampleKind> = []
-    /// Inclusive local-date bounds on ``RecordedEvent/occurredAt``.
+    /// Inclusive bounds on ``RecordedEvent/day``: a sample's day by the read
+    /// models' rule (a sleep sample's is the night it counts for), else the
+    /// local date of its `at`.
     package var since: DayKey?
     package var until: DayKey?
     package var seqs: ClosedRange<Int>?
@@ -22,7 +24,7 @@ package struct HistoryFilter: Sendable {
         if since != nil || until != nil {
             // A redacted line or a forget record has no date of its own: date filters skip it.
             if event.isRedacted || event.type == .dataForgotten { return false }
-            let day = event.occurredAt.localDate
+            let day = event.day
             if let since, day < since { return false }
             if let until, day > until { return false }
         }
@@ -60,7 +62,7 @@ extension HistoryFilter {
         if !types.isEmpty, !types.contains(.sampleIngested) { return false }
         if !kinds.isEmpty, !kinds.contains(packed.kind) { return false }
         if since != nil || until != nil {
-            let day = DayKey(ordinal: packed.start.localDayOrdinal)
+            let day = DayKey(ordinal: packed.packedDayOrdinal)
             if let since, day < since { return false }
             if let until, day > until { return false }
         }
@@ -81,6 +83,15 @@ extension RecordedEvent {
         case .profileUpdated(let profile): profile.at
         case .redacted, .dataForgotten: recordedAt
         }
+    }
+
+    /// The date a user filters and counts by (`history --since/--until`,
+    /// `stats`, `forget --from/--to`): a sample's ``Sample/day`` — the local
+    /// date of its start, for sleep of `end + 6 h`, the night it counts for —
+    /// else the local date of ``occurredAt``.
+    package var day: DayKey {
+        if case .sampleIngested(let sample) = payload { return sample.day }
+        return occurredAt.localDate
     }
 
     /// The sample kind of an ingested sample, or the kind a refresh names.

@@ -13,7 +13,7 @@ package struct LogStatistics: Sendable, Equatable {
     package var byType: [Count] = []
     package var byKind: [Count] = []
     package var bySource: [Count] = []
-    /// Earliest and latest ``RecordedEvent/occurredAt`` local dates.
+    /// Earliest and latest ``RecordedEvent/day`` (a sleep sample's is the night it counts for).
     package var firstDay: DayKey?
     package var lastDay: DayKey?
     package var firstRecordedAt: Timestamp?
@@ -38,7 +38,7 @@ package struct LogStatistics: Sendable, Equatable {
             if event.isRedacted { result.redacted += 1 }
             if !event.isRedacted, event.type != .dataForgotten {
                 // A redacted line or a forget record has no date of its own.
-                let day = event.occurredAt.localDate
+                let day = event.day
                 result.firstDay = min(result.firstDay ?? day, day)
                 result.lastDay = max(result.lastDay ?? day, day)
             }

@@ -56,6 +56,10 @@ package actor EventLog {
         /// instead of on open. A store that opens to read pays nothing for it;
         /// the lines after the checkpoint are then checked at that first call.
         package var defersState: Bool
+        /// The file system the log's files are written through: the real one
+        /// (``FileSystemWitness/system``) unless a test records the calls to
+        /// explore the states a crash could leave.
+        package var fileSystem: FileSystemWitness = .system
 
         package init(durability: Durability = .batch, lockWait: LockWait = .never, locksPerWrite: Bool = false,
                      create: Bool = true, checkpointBytes: Int? = EventLog.defaultCheckpointBytes,
@@ -138,16 +142,21 @@ package actor EventLog {
         self.executor = DispatchQueueExecutor(label: "dune.event-log")
         let file = try Self.openLocked(path: path, options: options, isCancelled: isCancelled)
         var warnings: [String] = []
+        var recovered = true
         if options.locksPerWrite {
-            // Recovery must write: only then, and only briefly, take the lock on open.
-            if try Self.needsRecovery(file), try file.lock(options.lockWait, isCancelled: isCancelled) {
+            // Recovery must write: only then, and only briefly, take the lock on open. Without
+            // anything visibly torn, only when the lock is free now (else the first write does it).
+            let locked = try Self.needsRecovery(file) ? try file.lock(options.lockWait, isCancelled: isCancelled) : try file.tryLock()
+            if locked {
                 defer { file.unlock() }
-                warnings = try Self.recover(file)
+                warnings = try Self.recover(file, fileSystem: options.fileSystem)
             }
+            recovered = locked
         } else {
-            warnings = try Self.recover(file)
+            warnings = try Self.recover(file, fileSystem: options.fileSystem)
         }
         self.warnings = warnings
+        self.tailIsChecked = recovered
         if options.defersState {
             self.state = IngestState()
             self.stateIsLoaded = false
@@ -166,7 +175,8 @@ package actor EventLog {
     /// Opens the log for appending; holding its lock unless ``Options/locksPerWrite``.
     private static func openLocked(path: String, options: Options, isCancelled: () -> Bool) throws(DuneEventsError) -> LogFile {
         for _ in 0..<LogFile.maximumReopens {
-            let file = try LogFile.openForAppend(path: path, create: options.create, lock: .deferred, protection: options.protection)
+            let file = try LogFile.openForAppend(path: path, create: options.create, lock: .deferred, protection: options.protection,
+                                                 fileSystem: options.fileSystem)
             if options.locksPerWrite { return file }
             guard try file.lock(options.lockWait, isCancelled: isCancelled) else {
                 throw DuneEventsError(.closed, "the open was cancelled", location: .init(path: path))
@@ -195,13 +205,13 @@ package actor EventLog {
     /// caller holds the writer lock.
     /// - Returns: A warning per repair.
     /// - Throws: `corruptLog` when the log is damaged before its last line.
-    private static func recover(_ file: LogFile) throws(DuneEventsError) -> [String] {
-        var warnings = try LogEraser.recover(path: file.path)
+    private static func recover(_ file: LogFile, fileSystem: FileSystemWitness) throws(DuneEventsError) -> [String] {
+        var warnings = try LogEraser.recover(path: file.path, fileSystem: fileSystem)
         switch try file.quarantineTornTail() {
         case .intact: break
         case .quarantined(let report): warnings.append("warning: \(file.path): \(report)")
         case .damaged(let offset):
-            throw DuneEventsError(.corruptLog, "the log is damaged before its last line; appends are refused until it is repaired or restored from a backup",
+            throw DuneEventsError(.corruptLog, "the log is damaged inside the part acknowledged as durable; appends are refused until it is repaired or restored from a backup",
                                   location: .init(path: file.path, byteOffset: offset))
         }
         return warnings
@@ -235,11 +245,13 @@ package actor EventLog {
             }
             // Replaced (another process's forget) or removed: the path names another file now.
             try? file.close()
-            self.file = try LogFile.openForAppend(path: path, create: options.create, lock: .deferred, protection: options.protection)
+            self.file = try LogFile.openForAppend(path: path, create: options.create, lock: .deferred, protection: options.protection,
+                                                  fileSystem: options.fileSystem)
             state = IngestState()
             stateIsLoaded = false
             size = 0
             checkpointedBytes = 0
+            tailIsChecked = false
         }
         throw DuneEventsError(.io, "log '\(path)' was replaced \(LogFile.maximumReopens) times while this writer waited for its lock",
                               location: .init(path: path))
@@ -261,6 +273,11 @@ package actor EventLog {
         return true
     }
 
+    /// Whether the end of the file was checked for a crashed writer's leftovers
+    /// (a torn tail, damage past the synced length) since this log last saw
+    /// the file change under it; see ``catchUpHoldingLock(_:)``.
+    private var tailIsChecked = true
+
     /// Ends a write begun by ``beginWrite(isCancelled:)``: gives the lock back.
     private func endWrite() {
         if options.locksPerWrite { file?.unlock() }
@@ -269,9 +286,14 @@ package actor EventLog {
     /// Brings the deciders' state up to the file's end; the caller holds the lock.
     private func catchUpHoldingLock(_ file: LogFile) throws(DuneEventsError) {
         let current = try file.size
-        guard current != size || !stateIsLoaded else { return }
-        // A crashed writer's torn tail, or an interrupted forget's files.
-        if try Self.needsRecovery(file) { warnings += try Self.recover(file) }
+        guard current != size || !stateIsLoaded || !tailIsChecked else { return }
+        // What a crashed writer may have left: a torn tail, damage past the synced
+        // length, an interrupted forget's files. Checked when another writer changed
+        // the file (a few lines' reading), or when the open could not check it.
+        if current != size || !tailIsChecked {
+            warnings += try Self.recover(file, fileSystem: options.fileSystem)
+            tailIsChecked = true
+        }
         let end = try file.size
         if end < size {
             // Another writer rolled back a failed batch this log had already read: start over.
@@ -649,7 +671,7 @@ package actor EventLog {
         guard stateIsLoaded, let file, let interval = options.checkpointBytes, size - checkpointedBytes >= max(threshold, interval),
               let checkpoint = LogCheckpoint.atEnd(of: file, size: size, state: state)
         else { return }
-        if (try? checkpoint.write(logPath: path, protection: options.protection)) != nil { checkpointedBytes = size }
+        if (try? checkpoint.write(logPath: path, protection: options.protection, fileSystem: options.fileSystem)) != nil { checkpointedBytes = size }
     }
 
     /// Releases the writer lock, after writing `<log>.checkpoint` when the

@@ -14,7 +14,8 @@ package struct ForgetSelection: Sendable, Hashable {
     package var sampleIDs: Set<String> = []
     package var sources: Set<String> = []
     package var kinds: Set<SampleKind> = []
-    /// Inclusive bounds on the sample's day (its start's local date).
+    /// Inclusive bounds on the sample's ``Sample/day`` (the local date of its
+    /// start; for sleep of `end + 6 h`, the night it counts for).
     package var from: DayKey?
     package var to: DayKey?
     /// Only samples whose latest event is a deletion.

@@ -98,8 +98,11 @@ struct LogCheckpoint {
     /// events): it is encoded three times, a piece of `chunkBytes` at a time —
     /// for its length, for its section CRCs, and to write it after the header.
     ///
-    /// - Parameter protection: The Data Protection class of the new file.
-    func write(logPath: String, protection: FileProtection = .default, chunkBytes: Int = 1 << 20) throws(Errno) {
+    /// - Parameters:
+    ///   - protection: The Data Protection class of the new file.
+    ///   - fileSystem: Where the files are written.
+    func write(logPath: String, protection: FileProtection = .default, chunkBytes: Int = 1 << 20,
+               fileSystem: FileSystemWitness = .system) throws(Errno) {
         let path = Self.path(forLog: logPath)
         let temporary = path + ".tmp-\(ProcessIdentity.current)"
         var length = 0
@@ -107,7 +110,8 @@ struct LogCheckpoint {
         var sections = LogCacheFile.SectionCRCs(payloadLength: length)
         encodePayload(chunkBytes: chunkBytes) { sections.update($0) }
         let header = LogCacheFile.header(length: length, sectionCRCs: sections.crcs, magic: Self.magic, version: Self.version)
-        let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
+        let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection,
+                                                   fileSystem: fileSystem)
         do throws(Errno) {
             try descriptor.setPermissions(0o600)
             try header.withUnsafeBytes { buffer in
@@ -131,13 +135,13 @@ struct LogCheckpoint {
             try descriptor.close()
         } catch {
             try? descriptor.close()
-            try? FileSystem.remove(temporary)
+            try? FileSystem.remove(temporary, fileSystem: fileSystem)
             throw error
         }
         do throws(Errno) {
-            try FileSystem.rename(temporary, to: path)
+            try FileSystem.rename(temporary, to: path, fileSystem: fileSystem)
         } catch {
-            try? FileSystem.remove(temporary)
+            try? FileSystem.remove(temporary, fileSystem: fileSystem)
             throw error
         }
     }

@@ -15,9 +15,9 @@
 /// 4. torn side files, the checkpoint, the snapshot and temporary files beside
 ///    the log are deleted; then the journal.
 ///
-/// A crash before step 3 leaves the old log: ``recover(path:)`` (run by every
+/// A crash before step 3 leaves the old log: ``recover(path:fileSystem:)`` (run by every
 /// writer after taking the lock) deletes `<log>.forget-new` and the journal. A
-/// crash after it leaves the new log and the journal: ``recover(path:)``
+/// crash after it leaves the new log and the journal: ``recover(path:fileSystem:)``
 /// finishes step 4. The log is never a mix of old and new lines.
 package enum LogEraser {
     /// `<log>.forget-new`: the rewritten log before it replaces the old one.
@@ -32,21 +32,23 @@ package enum LogEraser {
     ///
     /// - Returns: One warning line per action taken; empty when there was nothing to do.
     /// - Throws: `DuneEventsError` `.io` when a file cannot be removed or the directory synced.
-    package static func recover(path: String) throws(DuneEventsError) -> [String] {
+    package static func recover(path: String, fileSystem: FileSystemWitness = .system) throws(DuneEventsError) -> [String] {
         let newLog = newLogPath(forLog: path)
         let journal = journalPath(forLog: path)
         let directory = FileSystem.parentDirectory(of: path)
         if exists(newLog) {
             // The rename never happened: the log is the old one, untouched.
-            try remove(newLog)
-            try remove(journal)
-            try syncDirectory(directory)
-            return ["warning: \(path): discarded the unfinished new log of an interrupted forget; the log is unchanged, run forget again"]
+            try remove(newLog, fileSystem)
+            try remove(journal, fileSystem)
+            try syncDirectory(directory, fileSystem)
+            return ["warning: \(path): discarded the unfinished new log of an interrupted forget; the log is unchanged and nothing was forgotten: forget again"]
         }
         guard exists(journal) else { return [] }
-        let deleted = try cleanUp(path: path)
-        try remove(journal)
-        try syncDirectory(directory)
+        let deleted = try cleanUp(path: path, fileSystem: fileSystem)
+        // The deletions durable before the journal goes: else a crash could undo them but not its removal.
+        try syncDirectory(directory, fileSystem)
+        try remove(journal, fileSystem)
+        try syncDirectory(directory, fileSystem)
         return ["warning: \(path): finished the cleanup of an interrupted forget (deleted \(deleted.count) files beside the log)"]
     }
 
@@ -54,10 +56,10 @@ package enum LogEraser {
     /// beside the log (it must not touch them); `nil` when there are none.
     package static func interruptedJobWarning(path: String) -> String? {
         if exists(newLogPath(forLog: path)) {
-            return "warning: \(path): an interrupted forget left '\(newLogPath(forLog: path))'; the log is the old one. The next writer (ingest, forget) deletes that file; run forget again"
+            return "warning: \(path): an interrupted forget left '\(newLogPath(forLog: path))'; the log is the old one and nothing was forgotten. The next write to the log deletes that file; forget again"
         }
         if exists(journalPath(forLog: path)) {
-            return "warning: \(path): an interrupted forget replaced the log but did not finish deleting the files beside it; the next writer (ingest, forget) finishes"
+            return "warning: \(path): an interrupted forget replaced the log but did not finish deleting the files beside it; the next write to the log finishes"
         }
         return nil
     }
@@ -128,6 +130,7 @@ package enum LogEraser {
                                 step: (@Sendable (Step) -> Void)? = nil,
                                 availableBytes: Int64? = nil) throws(DuneEventsError) -> Outcome {
         let path = file.path
+        let fileSystem = file.fileSystem
         let scanned = try select(file, dryRun: dryRun, selection: selection)
         let selected = scanned.selected
         let sampleIDs = selected.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -143,17 +146,19 @@ package enum LogEraser {
         // Redacted lines are shorter than the lines they replace: the old size and the new record bound the new log.
         let needed = Int64(scanned.validBytes) + 4096
         if let available = availableBytes ?? FileSystem.availableBytes(onFileSystemOf: directory), available < needed {
-            throw DuneEventsError(.io, "not enough free space to forget: the new log needs up to \(needed) bytes and the file system holding '\(directory)' has \(available) bytes free; nothing was changed. Free some space and run forget again",
+            throw DuneEventsError(.io, "not enough free space to forget: the new log needs up to \(needed) bytes and the file system holding '\(directory)' has \(available) bytes free; nothing was changed. Free some space and forget again",
                                   location: .init(path: path))
         }
         let newPath = newLogPath(forLog: path)
         let descriptor: FileDescriptor
         do throws(Errno) {
-            descriptor = try FileSystem.createFile(newPath, access: .readWriteAppend, ifExists: .truncate, protection: protection)
+            descriptor = try FileSystem.createFile(newPath, access: .readWriteAppend, ifExists: .truncate, protection: protection,
+                                                   fileSystem: fileSystem)
         } catch {
             throw DuneEventsError(error, during: .open, path: newPath)
         }
-        let newFile = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: FileDescriptor.systemWrite)
+        let newFile = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: FileDescriptor.systemWrite,
+                              fileSystem: fileSystem)
         let lastSeq = scanned.hashes.count
         let erasure: SampleErasure
         let forgotten: RecordedEvent
@@ -179,13 +184,13 @@ package enum LogEraser {
             step?(.written)
             do throws(Errno) {
                 try descriptor.durableSync()
-                try FileSystem.syncDirectory(directory)
+                try FileSystem.syncDirectory(directory, fileSystem: fileSystem)
             } catch {
                 throw DuneEventsError(error, during: .write, path: newPath)
             }
         } catch {
             try? newFile.close()
-            try? remove(newPath)
+            try? remove(newPath, fileSystem)
             var failure = error
             if failure.code == .io { failure.message += ". forget changed nothing: the log is as it was and the new file was removed" }
             throw failure
@@ -193,31 +198,36 @@ package enum LogEraser {
         report.forgottenSeq = lastSeq + 1
         step?(.synced)
         do throws(DuneEventsError) {
-            try writeJournal(path: path, protection: protection)
+            try writeJournal(path: path, protection: protection, fileSystem: fileSystem)
         } catch {
             // The journal may exist when only its directory sync failed: left
             // alone, the next writer would "finish" a forget that never happened.
             try? newFile.close()
-            try? remove(newLogPath(forLog: path))
-            try? remove(journalPath(forLog: path))
+            try? remove(newLogPath(forLog: path), fileSystem)
+            try? remove(journalPath(forLog: path), fileSystem)
             throw error
         }
         step?(.journaled)
         do throws(Errno) {
-            try FileSystem.rename(newLogPath(forLog: path), to: path)
+            try FileSystem.rename(newLogPath(forLog: path), to: path, fileSystem: fileSystem)
         } catch {
             try? newFile.close()
-            try? remove(newLogPath(forLog: path))
-            try? remove(journalPath(forLog: path))
+            try? remove(newLogPath(forLog: path), fileSystem)
+            try? remove(journalPath(forLog: path), fileSystem)
             throw DuneEventsError(error, during: .rename, path: path)
         }
         // From here on the new log is the log: a failure leaves the journal, and the next writer finishes.
-        try syncDirectory(directory)
+        try syncDirectory(directory, fileSystem)
         step?(.renamed)
-        report.deletedFiles = try cleanUp(path: path)
+        report.deletedFiles = try cleanUp(path: path, fileSystem: fileSystem)
+        // The deletions durable before the journal goes: else a crash could undo them but
+        // not the journal's removal, and a torn side file with forgotten content would return.
+        try syncDirectory(directory, fileSystem)
         step?(.cleanedUp)
-        try remove(journalPath(forLog: path))
-        try syncDirectory(directory)
+        try remove(journalPath(forLog: path), fileSystem)
+        try syncDirectory(directory, fileSystem)
+        // The new log is fully synced: record that before anything is appended to it.
+        try newFile.resetSyncedRecord(size: newLogBytes)
         return Outcome(report: report, newFile: newFile, newLogBytes: newLogBytes, forgottenEvent: forgotten, erasure: erasure)
     }
 
@@ -344,7 +354,7 @@ package enum LogEraser {
     private static func damage(_ error: DuneEventsError, path: String) -> DuneEventsError {
         var failure = error
         failure.message = failure.message.hasSuffix(".") ? String(failure.message.dropLast()) : failure.message
-        failure.message += "; forget changes nothing in a damaged log. Run 'dune-replay verify' to see every problem, and restore the log from a backup or cut it at the last good line"
+        failure.message += "; forget changes nothing in a damaged log: restore the log from a backup or cut it at the last good line"
         return failure
     }
 
@@ -518,11 +528,11 @@ package enum LogEraser {
 
     // MARK: - Files
 
-    private static func writeJournal(path: String, protection: FileProtection) throws(DuneEventsError) {
+    private static func writeJournal(path: String, protection: FileProtection, fileSystem: FileSystemWitness) throws(DuneEventsError) {
         let text = Array("forget: the new log is complete; a writer that finds this file finishes the cleanup beside the log\n".utf8)
         do throws(Errno) {
             try text.withUnsafeBytes { buffer in
-                Result { () throws(Errno) in try FileSystem.writeAtomically(buffer, to: journalPath(forLog: path), protection: protection) }
+                Result { () throws(Errno) in try FileSystem.writeAtomically(buffer, to: journalPath(forLog: path), protection: protection, fileSystem: fileSystem) }
             }.get()
         } catch {
             throw DuneEventsError(error, during: .write, path: journalPath(forLog: path))
@@ -533,7 +543,7 @@ package enum LogEraser {
     /// torn side files, the checkpoint, the snapshot and temporary files.
     ///
     /// - Returns: The deleted paths, sorted.
-    static func cleanUp(path: String) throws(DuneEventsError) -> [String] {
+    static func cleanUp(path: String, fileSystem: FileSystemWitness = .system) throws(DuneEventsError) -> [String] {
         let directory = FileSystem.parentDirectory(of: path)
         let base = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)) + "."
         var deleted: [String] = []
@@ -542,7 +552,7 @@ package enum LogEraser {
             guard rest.hasPrefix("torn-") || rest == "checkpoint" || rest == "snapshot" || rest.contains(".tmp-") || rest.hasPrefix("tmp-")
             else { continue }
             let full = directory == "." && !path.hasPrefix("./") ? name : directory + "/" + name
-            try remove(full)
+            try remove(full, fileSystem)
             deleted.append(full)
         }
         return deleted
@@ -552,17 +562,17 @@ package enum LogEraser {
         ((try? FileSystem.status(ofPath: path)) ?? nil) != nil
     }
 
-    private static func remove(_ path: String) throws(DuneEventsError) {
+    private static func remove(_ path: String, _ fileSystem: FileSystemWitness) throws(DuneEventsError) {
         do throws(Errno) {
-            try FileSystem.remove(path)
+            try FileSystem.remove(path, fileSystem: fileSystem)
         } catch {
             throw DuneEventsError(error, during: .remove, path: path)
         }
     }
 
-    private static func syncDirectory(_ directory: String) throws(DuneEventsError) {
+    private static func syncDirectory(_ directory: String, _ fileSystem: FileSystemWitness) throws(DuneEventsError) {
         do throws(Errno) {
-            try FileSystem.syncDirectory(directory)
+            try FileSystem.syncDirectory(directory, fileSystem: fileSystem)
         } catch {
             throw DuneEventsError(error, during: .syncDirectory, path: directory)
         }

@@ -87,3 +87,15 @@ extension LogFile {
         return PathStatus(identity: status.identity, size: status.size)
     }
 }
+
+extension LogFile {
+    /// The length `<log>.synced` records as durably synced, when a record is
+    /// in force for this file as it is now; `nil` otherwise. A reader uses it to
+    /// tell damage a crash left past that length (which the next writer moves
+    /// aside) from damage to acknowledged lines.
+    package func recordedSyncedLength() -> Int? {
+        try? withDescriptor(.read) { descriptor throws(DuneEventsError) -> Int? in
+            recordedSyncedLength(descriptor, size: try Self.status(of: descriptor, path: path).size)
+        }
+    }
+}

@@ -30,9 +30,9 @@ extension LogFile {
         /// The last line was torn; it was moved to a side file and the log
         /// truncated to the end of the line before it.
         case quarantined(TornTailReport)
-        /// The last line is bad **and so is the line before it**, which starts
-        /// at `byteOffset`. That is damage, not a torn write: nothing was
-        /// touched. Refuse appends and let a full verify name the line.
+        /// A line inside the synced part, starting at `byteOffset`, is bad.
+        /// That is damage to an acknowledged line, not a torn write: nothing
+        /// was touched. Refuse appends and let a full verify name the line.
         case damaged(byteOffset: Int)
     }
 }
@@ -43,11 +43,14 @@ extension LogFile {
     /// Moves a torn last line to a side file and truncates the log to the last
     /// good line (docs/log-format.md).
     ///
-    /// Only the end of the file is read. The tail is torn when the file does
-    /// not end with `\n` (the bytes after the last `\n` are torn, including a
-    /// file that holds only part of its first line), or when its last
-    /// complete line fails `validLine` (that whole line and its `\n` are
-    /// torn). Then:
+    /// Only the end of the file is read: what lies past the last length known
+    /// to be durably synced (`<log>.synced`, see ``SyncedLengthRecord``).
+    /// Those bytes were never acknowledged, and a crash may have left them in
+    /// any state: the first line there that is unterminated or fails
+    /// `validLine` starts the torn bytes, and everything from it on is torn,
+    /// whole lines after it included (the file system kept later writes and
+    /// lost earlier ones). Without a record in force, every complete line
+    /// counts as synced, and only bytes after the last `\n` are torn. Then:
     ///
     /// 1. the torn bytes are copied to `<log>.torn-<UTC yyyyMMdd'T'HHmmss'Z'>`
     ///    (mode 0600; `-2`, `-3`, … appended if that name exists) and the side
@@ -57,11 +60,15 @@ extension LogFile {
     /// A crash between the steps leaves a side file and an untouched log; the
     /// next call moves the tail again to a new side file.
     ///
-    /// **Only the very last line is ever quarantined.** If the complete line
-    /// before the torn one also fails `validLine`, the end of the log is
-    /// damaged rather than torn by an interrupted append; nothing is touched
-    /// and `.damaged` is returned, for the caller to refuse appends and for
-    /// `verify` to report. Damage further back is not looked for at all.
+    /// **A synced line is never quarantined.** A bad line inside the synced
+    /// part (without a record: a bad complete last line, or a bad line before
+    /// an unterminated tail) was acknowledged: it is damage, nothing is
+    /// touched, and `.damaged` is returned, for the caller to refuse appends
+    /// and for `verify` to report; its seq is never given to another event.
+    /// Damage further back is not looked for at all.
+    ///
+    /// Afterwards the writer keeps `<log>.synced` open, creating it durably
+    /// (after syncing the log) when there was none in force.
     ///
     /// Call it on the writer (it holds the lock, so no append runs meanwhile),
     /// once, right after opening and before reading.
@@ -74,8 +81,8 @@ extension LogFile {
     /// - Throws: `DuneEventsError` `.io` if reading, the side file, the
     ///   truncation or an `fsync` fails (the log is left as it was unless the
     ///   side file was already durable), or if this is not the writer.
-    /// - Complexity: O(*t* + *l*): the torn bytes plus the one or two lines
-    ///   before them; never the whole log.
+    /// - Complexity: O(*t* + *l*): the bytes past the synced length (or the
+    ///   torn bytes) plus the one or two lines before them; never the whole log.
     package func quarantineTornTail(
         validLine: (UnsafeRawBufferPointer) -> Bool = StoredLine.isIntact
     ) throws(DuneEventsError) -> TailRecovery {
@@ -94,23 +101,12 @@ extension LogFile {
         return try withDescriptor(.read) { descriptor throws(DuneEventsError) in
             let tail = TailReader(descriptor: descriptor, path: path)
             let size = try Self.status(of: descriptor, path: path).size
-            guard size > 0 else { return .intact }
-
-            // Where the torn bytes start: after the last good-looking boundary.
-            let tornStart: Int
-            if try tail.byte(at: size - 1) == newline {
-                let lastLineStart = try tail.lineStart(before: size - 1)
-                let lastLine = try tail.bytes(lastLineStart..<(size - 1))
-                if lastLine.withUnsafeBytes(validLine) { return .intact }
-                tornStart = lastLineStart
-            } else {
-                tornStart = try tail.lineStart(before: size)
-            }
-            // The complete line before the torn bytes must be good.
-            if tornStart > 0 {
-                let previousStart = try tail.lineStart(before: tornStart - 1)
-                let previous = try tail.bytes(previousStart..<(tornStart - 1))
-                if !previous.withUnsafeBytes(validLine) { return .damaged(byteOffset: previousStart) }
+            let synced = recordedSyncedLength(descriptor, size: size)
+            let found = try tornStart(tail, size: size, synced: synced, validLine: validLine)
+            guard case .torn(let tornStart) = found else {
+                if case .damaged(let offset) = found { return .damaged(byteOffset: offset) }
+                try keepSyncedRecord(descriptor, size: size, recorded: synced)
+                return .intact
             }
             let sidePath = try moveAside(tail, range: tornStart..<size, timestamp: timestamp)
             do throws(Errno) {
@@ -122,7 +118,66 @@ extension LogFile {
                 failure.location.byteOffset = tornStart
                 throw failure
             }
+            // Only bytes past the synced length were moved: a record in force still is.
+            try keepSyncedRecord(descriptor, size: tornStart, recorded: synced)
             return .quarantined(TornTailReport(sidePath: sidePath, byteOffset: tornStart, byteCount: size - tornStart))
+        }
+    }
+
+    /// Where a crash artifact at the end of the log begins.
+    private enum TornStart {
+        case none
+        case torn(Int)
+        case damaged(Int)
+    }
+
+    /// Finds the crash artifact at the end of a log of `size` bytes.
+    ///
+    /// With a synced length known (`synced`), every line after it is
+    /// checked: the first that is unterminated or fails `validLine` starts
+    /// the artifact, and everything from it on goes (the file system may
+    /// have kept later unsynced writes and lost earlier ones). Without one,
+    /// every complete line counts as synced: only an unterminated tail is an
+    /// artifact, and a bad complete last line is damage.
+    private func tornStart(_ tail: TailReader, size: Int, synced: Int?,
+                           validLine: (UnsafeRawBufferPointer) -> Bool) throws(DuneEventsError) -> TornStart {
+        guard size > 0 else { return .none }
+        if let synced {
+            var start = synced
+            while start < size {
+                guard let end = try tail.lineEnd(from: start, size: size) else { return .torn(start) }
+                let line = try tail.bytes(start..<end)
+                if !line.withUnsafeBytes(validLine) { return .torn(start) }
+                start = end + 1
+            }
+            return .none
+        }
+        if try tail.byte(at: size - 1) == newline {
+            let lastLineStart = try tail.lineStart(before: size - 1)
+            let lastLine = try tail.bytes(lastLineStart..<(size - 1))
+            if lastLine.withUnsafeBytes(validLine) { return .none }
+            // Name the first of the bad lines at the end.
+            guard lastLineStart > 0 else { return .damaged(lastLineStart) }
+            let previousStart = try tail.lineStart(before: lastLineStart - 1)
+            let previous = try tail.bytes(previousStart..<(lastLineStart - 1))
+            return .damaged(previous.withUnsafeBytes(validLine) ? lastLineStart : previousStart)
+        }
+        let tornStart = try tail.lineStart(before: size)
+        // The complete line before the torn bytes must be good.
+        if tornStart > 0 {
+            let previousStart = try tail.lineStart(before: tornStart - 1)
+            let previous = try tail.bytes(previousStart..<(tornStart - 1))
+            if !previous.withUnsafeBytes(validLine) { return .damaged(previousStart) }
+        }
+        return .torn(tornStart)
+    }
+
+    /// Opens the synced-length record for appends (see ``SyncedLengthRecord``).
+    private func keepSyncedRecord(_ descriptor: FileDescriptor, size: Int, recorded: Int?) throws(DuneEventsError) {
+        do throws(Errno) {
+            try openSyncedRecord(descriptor, size: size, recorded: recorded)
+        } catch {
+            throw DuneEventsError(error, during: .write, path: SyncedLengthRecord.path(forLog: path))
         }
     }
 
@@ -154,10 +209,10 @@ extension LogFile {
             try side.descriptor.sync()
             isOpen = false
             try side.descriptor.close()
-            try FileSystem.syncDirectory(FileSystem.parentDirectory(of: side.path))
+            try FileSystem.syncDirectory(FileSystem.parentDirectory(of: side.path), fileSystem: fileSystem)
         } catch {
             if isOpen { try? side.descriptor.close() }
-            try? FileSystem.remove(side.path)
+            try? FileSystem.remove(side.path, fileSystem: fileSystem)
             var failure = DuneEventsError(error, during: .write, path: side.path)
             failure.message += ". The torn tail of '\(path)' was left in place"
             throw failure
@@ -179,7 +234,8 @@ extension LogFile {
             let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
             let created: FileDescriptor
             do throws(Errno) {
-                created = try FileSystem.createFile(candidate, access: .writeOnly, ifExists: .fail, protection: protection)
+                created = try FileSystem.createFile(candidate, access: .writeOnly, ifExists: .fail, protection: protection,
+                                                    fileSystem: fileSystem)
             } catch {
                 guard error == .fileExists else { throw DuneEventsError(error, during: .open, path: candidate) }
                 attempt += 1
@@ -189,7 +245,7 @@ extension LogFile {
                 try created.setPermissions(0o600)
             } catch {
                 try? created.close()
-                try? FileSystem.remove(candidate)
+                try? FileSystem.remove(candidate, fileSystem: fileSystem)
                 throw DuneEventsError(error, during: .write, path: candidate)
             }
             return SideFile(path: candidate, descriptor: created)
@@ -226,6 +282,18 @@ private struct TailReader {
             throw failure
         }
         return Array(buffer)
+    }
+
+    /// The offset of the first `\n` at or after `start`, or `nil` when the
+    /// file (of `size` bytes) has none there.
+    func lineEnd(from start: Int, size: Int) throws(DuneEventsError) -> Int? {
+        var chunkStart = start
+        while chunkStart < size {
+            let chunk = try bytes(chunkStart..<min(size, chunkStart + Self.chunkSize))
+            if let first = chunk.firstIndex(of: newline) { return chunkStart + first }
+            chunkStart += chunk.count
+        }
+        return nil
     }
 
     /// The start of the line that ends at `end`: one past the last `\n`

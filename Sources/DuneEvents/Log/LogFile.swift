@@ -51,13 +51,22 @@ package final class LogFile: Sendable {
     /// The single-call `write(2)`; a seam for tests of partial writes.
     private let writeOnce: FileDescriptor.WriteFunction
 
+    /// The file system this writer's files are written through (the log,
+    /// side files, the synced-length record): ``FileSystemWitness/system``
+    /// unless a test records the calls.
+    package let fileSystem: FileSystemWitness
+
+    /// The writer's `<log>.synced` record (LogFile+SyncedLength.swift).
+    let syncedRecord = Mutex(SyncedLengthRecord.State())
+
     init(path: String, descriptor: FileDescriptor, isWriter: Bool, protection: FileProtection,
-         write: @escaping FileDescriptor.WriteFunction) {
+         write: @escaping FileDescriptor.WriteFunction, fileSystem: FileSystemWitness = .system) {
         self.path = path
         self.isWriter = isWriter
         self.protection = protection
         self.descriptor = Mutex(descriptor)
         self.writeOnce = write
+        self.fileSystem = fileSystem
     }
 
     deinit {
@@ -67,6 +76,7 @@ package final class LogFile: Sendable {
                 descriptor = nil
             }
         }
+        closeSyncedRecord()
     }
 
     // MARK: - Opening
@@ -96,16 +106,20 @@ package final class LogFile: Sendable {
     ///   not a regular file; `.io` when a directory or the file cannot be
     ///   created or synced.
     package static func openForAppend(path: String, create: Bool = true, lock: LockMode = .failIfLocked,
-                                     protection: FileProtection = .default) throws(DuneEventsError) -> LogFile {
-        try openForAppend(path: path, create: create, lock: lock, protection: protection, write: FileDescriptor.systemWrite)
+                                     protection: FileProtection = .default,
+                                     fileSystem: FileSystemWitness = .system) throws(DuneEventsError) -> LogFile {
+        try openForAppend(path: path, create: create, lock: lock, protection: protection, write: FileDescriptor.systemWrite,
+                          fileSystem: fileSystem)
     }
 
     /// `openForAppend` with an injectable single-call write, for tests.
     static func openForAppend(path: String, create: Bool, lock: LockMode, protection: FileProtection = .default,
-                              write: @escaping FileDescriptor.WriteFunction) throws(DuneEventsError) -> LogFile {
+                              write: @escaping FileDescriptor.WriteFunction,
+                              fileSystem: FileSystemWitness = .system) throws(DuneEventsError) -> LogFile {
         for _ in 0..<maximumReopens {
-            let descriptor = try openOrCreate(path, create: create, protection: protection)
-            let file = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: write)
+            let descriptor = try openOrCreate(path, create: create, protection: protection, fileSystem: fileSystem)
+            let file = LogFile(path: path, descriptor: descriptor, isWriter: true, protection: protection, write: write,
+                               fileSystem: fileSystem)
             // From here on `file` owns the descriptor: a throw closes it (deinit).
             try file.requireRegularFile()
             if lock == .deferred { return file }
@@ -169,25 +183,27 @@ package final class LogFile: Sendable {
     }
 
     /// Opens `path`, creating it (and its directories) when allowed and missing.
-    private static func openOrCreate(_ path: String, create: Bool, protection: FileProtection) throws(DuneEventsError) -> FileDescriptor {
+    private static func openOrCreate(_ path: String, create: Bool, protection: FileProtection,
+                                     fileSystem: FileSystemWitness) throws(DuneEventsError) -> FileDescriptor {
         while true {
             do throws(Errno) {
-                return try FileDescriptor.open(path, .readWriteAppend)
+                return try FileDescriptor.open(path, .readWriteAppend, fileSystem: fileSystem)
             } catch {
                 guard create, error == .noSuchFile else { throw DuneEventsError(error, during: .open, path: path) }
             }
             let directory = FileSystem.parentDirectory(of: path)
-            try FileSystem.createDirectories(directory)
+            try FileSystem.createDirectories(directory, fileSystem: fileSystem)
             let created: FileDescriptor
             do throws(Errno) {
-                created = try FileSystem.createFile(path, access: .readWriteAppend, ifExists: .fail, protection: protection)
+                created = try FileSystem.createFile(path, access: .readWriteAppend, ifExists: .fail, protection: protection,
+                                                    fileSystem: fileSystem)
             } catch {
                 if error == .fileExists { continue }  // another process won the race: open its file
                 throw DuneEventsError(error, during: .open, path: path)
             }
             do throws(Errno) {
                 try created.setPermissions(0o600)  // the umask may have removed bits we want exact
-                try FileSystem.syncDirectory(directory)
+                try FileSystem.syncDirectory(directory, fileSystem: fileSystem)
             } catch {
                 try? created.close()
                 throw DuneEventsError(error, during: .syncDirectory, path: directory)
@@ -340,6 +356,7 @@ package final class LogFile: Sendable {
             } catch {
                 throw rollBack(descriptor, to: sizeBefore, after: DuneEventsError(error, during: .sync, path: path))
             }
+            if let synced = try? descriptor.status().size { noteSynced(length: synced, descriptor) }
         }
     }
 
@@ -378,6 +395,8 @@ package final class LogFile: Sendable {
         try requireWriter(.truncate)
         try withDescriptor(.truncate) { descriptor throws(DuneEventsError) in
             do throws(Errno) {
+                // The record must never claim bytes that are about to be replaced.
+                try lowerSyncedRecord(to: size, descriptor)
                 try descriptor.resize(to: size)
             } catch {
                 throw DuneEventsError(error, during: .truncate, path: path)
@@ -395,6 +414,7 @@ package final class LogFile: Sendable {
             } catch {
                 throw DuneEventsError(error, during: .sync, path: path)
             }
+            if isWriter, let synced = try? descriptor.status().size { noteSynced(length: synced, descriptor) }
         }
     }
 
@@ -404,6 +424,7 @@ package final class LogFile: Sendable {
     /// - Throws: `DuneEventsError` `.io` if `close` reports an error (the
     ///   descriptor is released anyway).
     package func close() throws(DuneEventsError) {
+        closeSyncedRecord()
         let failure = descriptor.withLock { (descriptor: inout FileDescriptor?) -> Errno? in
             guard let open = descriptor else { return nil }
             descriptor = nil

@@ -217,15 +217,17 @@ final class ChunkDecoder {
             for member in 0..<grouped {
                 let line = UnsafeRawBufferPointer(start: base + starts[member], count: ends[member] - starts[member])
                 let offset = readStart + starts[member]
+                // After the line with seq `through` nothing more is read: damage there is the limit, not an error.
+                let pastLimit = result.goodLines > 0 && expected > through
                 guard intact[member] else {
-                    result.stop = .damaged(reason: LogReader.crcMismatchReason, byteOffset: offset)
+                    result.stop = pastLimit ? .limit : .damaged(reason: LogReader.crcMismatchReason, byteOffset: offset)
                     break scanning
                 }
                 if !scanner.decode(line, into: &builder) {
                     do {
                         builder.append(try EventCodec.decode(line))
                     } catch {
-                        result.stop = .damaged(reason: LogReader.undecodableReason(error.reason), byteOffset: offset)
+                        result.stop = pastLimit ? .limit : .damaged(reason: LogReader.undecodableReason(error.reason), byteOffset: offset)
                         break scanning
                     }
                 }
@@ -233,7 +235,7 @@ final class ChunkDecoder {
                 if result.firstSeq == nil {
                     result.firstSeq = seq
                 } else if seq != expected {
-                    result.stop = .seqGap(seq: seq, expected: expected, byteOffset: offset)
+                    result.stop = pastLimit ? .limit : .seqGap(seq: seq, expected: expected, byteOffset: offset)
                     break scanning
                 }
                 if seq > through {
@@ -356,6 +358,14 @@ struct ChunkMerger {
 
     /// Consumes the next chunk; returns `false` when the read is over.
     mutating func take(_ chunk: ChunkResult, _ body: (EventBatch) throws -> Void) throws -> Bool {
+        if expectedSeq > range.throughSeq {
+            // Every event asked for was delivered (or none was: `throughSeq` 0); the lines after
+            // them are not read, so damage there does not matter. A torn tail is still reported.
+            // Chunks that hold no line start (inside the last line, or a torn tail) are looked through.
+            guard chunk.firstSeq == nil, chunk.stop == nil else { return false }
+            if chunk.trailingBytes > 0 { end.trailingBytes = chunk.trailingBytes }
+            return true
+        }
         let lineNumber = nextLineNumber
         if let first = chunk.firstSeq, first != expectedSeq {
             throw DuneEventsError(.corruptLog, LogReader.seqGapReason(first, expected: expectedSeq),
@@ -403,14 +413,14 @@ struct ChunkMerger {
 }
 
 extension LogReader {
-    static let crcMismatchReason = "the line's CRC does not match its bytes (damaged or edited). Run 'dune-replay verify' for details; restore from a backup or cut the log before this line"
+    static let crcMismatchReason = "the line's CRC does not match its bytes (damaged or edited); restore the log from a backup or cut it before this line"
 
     static func undecodableReason(_ reason: String) -> String {
         "the line has a valid CRC but cannot be decoded: \(reason)"
     }
 
     static func seqGapReason(_ seq: Int, expected: Int) -> String {
-        "seq \(seq) where \(expected) was expected: the log has a gap or a reordered line. Run 'dune-replay verify'"
+        "seq \(seq) where \(expected) was expected: the log has a gap or a reordered line"
     }
 }
 

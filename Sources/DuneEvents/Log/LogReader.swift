@@ -74,9 +74,11 @@ package struct LogReader: Sendable {
         let path = file.path
         do {
             let readEnd = try LogLineReader(file: file).forEachLine { line in
+                // Past the last line asked for: it is not read, so damage there does not matter.
+                if expectedSeq > through { throw ReachedLimit() }
                 let event = try Self.decode(line.bytes, lineNumber: line.number, offset: line.byteOffset, path: path)
                 guard event.seq == expectedSeq else {
-                    throw DuneEventsError(.corruptLog, "seq \(event.seq) where \(expectedSeq) was expected: the log has a gap or a reordered line. Run 'dune-replay verify'",
+                    throw DuneEventsError(.corruptLog, "seq \(event.seq) where \(expectedSeq) was expected: the log has a gap or a reordered line",
                                           location: .init(path: path, line: line.number, byteOffset: line.byteOffset, seq: event.seq))
                 }
                 if event.seq > through { throw ReachedLimit() }
@@ -111,7 +113,7 @@ package struct LogReader: Sendable {
     static func decode(_ line: UnsafeRawBufferPointer, lineNumber: Int, offset: Int, path: String) throws(DuneEventsError) -> RecordedEvent {
         let location = DuneEventsError.Location(path: path, line: lineNumber, byteOffset: offset)
         guard StoredLine.isIntact(line) else {
-            throw DuneEventsError(.corruptLog, "the line's CRC does not match its bytes (damaged or edited). Run 'dune-replay verify' for details; restore from a backup or cut the log before this line",
+            throw DuneEventsError(.corruptLog, "the line's CRC does not match its bytes (damaged or edited); restore the log from a backup or cut it before this line",
                                   location: location)
         }
         do {

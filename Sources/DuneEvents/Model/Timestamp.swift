@@ -80,6 +80,27 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         self.init(epochSeconds: seconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds)
     }
 
+    /// A `Date`'s instant, `seconds` after 2001-01-01T00:00:00Z (its
+    /// `timeIntervalSinceReferenceDate`), written in `offsetSeconds`: what
+    /// `init(_:in:)` makes from a `Date` and a `TimeZone` where Foundation is.
+    ///
+    /// The instant is rounded to the microsecond: a `Date` holds no finer
+    /// digits today (its double has about 0.1 µs of precision), so a sample
+    /// at `07:12:00.123` keeps the text `…07:12:00.123…`, the same content as
+    /// the line that says so. The offset is rounded to whole minutes, as RFC
+    /// 3339 writes it (old local mean times had seconds). A `Date` that is not
+    /// finite or lies beyond ±300,000 years is clamped to that bound; it is
+    /// outside the accepted window anyway, so an append rejects it.
+    package init(secondsSinceReferenceDate seconds: Double, offsetSeconds: Int) {
+        let bound = 1e13
+        let clamped = seconds.isNaN ? -bound : min(max(seconds, -bound), bound)
+        let micros = (clamped * 1e6).rounded()
+        let whole = (micros / 1e6).rounded(.down)
+        let fraction = Int32(micros - whole * 1e6) * 1000
+        let offset = Int32((Double(offsetSeconds) / 60).rounded()) * 60
+        self.init(epochSeconds: Int64(whole) + 978_307_200, nanoseconds: fraction, offsetSeconds: offset)
+    }
+
     /// The text as written in the input.
     public var description: String { text }
 

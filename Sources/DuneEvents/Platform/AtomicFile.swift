@@ -1,7 +1,9 @@
+import Synchronization
+
 /// Whole files written at once and replaced atomically: read models written
 /// by `rebuild --out`, HTML reports, later snapshots.
 ///
-/// Each file is created by ``FileSystem/createFile(_:access:ifExists:protection:)``
+/// Each file is created by ``FileSystem/createFile(_:access:ifExists:protection:applyProtection:)``
 /// (mode 0600, the given protection class) as a temporary file beside its
 /// destination, made durable, renamed over the destination, and the
 /// directory synced: a reader sees the old file or the new one, never a part.
@@ -20,11 +22,14 @@ package enum AtomicFile {
     ///   - path: The destination; its directory must exist.
     ///   - protection: The Data Protection class (applied on iOS, watchOS,
     ///     tvOS, visionOS; ignored on macOS and Linux).
+    ///   - fileSystem: Where the files are written (``FileSystemWitness/system``
+    ///     unless a test records the calls).
     /// - Throws: `DuneEventsError` `.io` (or `.inputUnavailable` when the
     ///   directory cannot be opened); the destination is then unchanged.
-    package static func write(_ bytes: [UInt8], to path: String, protection: FileProtection = .default) throws(DuneEventsError) {
+    package static func write(_ bytes: [UInt8], to path: String, protection: FileProtection = .default,
+                              fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(Errno) in try FileSystem.writeAtomically(buffer, to: path, protection: protection) }
+            Result { () throws(Errno) in try FileSystem.writeAtomically(buffer, to: path, protection: protection, fileSystem: fileSystem) }
         }
         do throws(Errno) {
             try result.get()
@@ -32,4 +37,69 @@ package enum AtomicFile {
             throw DuneEventsError(error, during: .write, path: path)
         }
     }
+
+    /// A whole new content written beside its destination and made durable,
+    /// waiting to replace it: the slow part of ``write(_:to:protection:)``
+    /// done first, so that the caller holds a lock only for the rename.
+    package struct Prepared: Sendable {
+        /// The temporary file (`<path>.tmp-<pid>-<n>`).
+        package let temporaryPath: String
+        /// The destination.
+        package let path: String
+
+        /// Renames the temporary file over the destination and syncs the directory.
+        /// - Throws: `DuneEventsError` `.io`; the temporary file is removed then.
+        package func commit() throws(DuneEventsError) {
+            do throws(Errno) {
+                try FileSystem.rename(temporaryPath, to: path)
+            } catch {
+                discard()
+                throw DuneEventsError(error, during: .write, path: path)
+            }
+            do throws(Errno) {
+                try FileSystem.syncDirectory(FileSystem.parentDirectory(of: path))
+            } catch {
+                throw DuneEventsError(error, during: .syncDirectory, path: path)
+            }
+        }
+
+        /// Removes the temporary file; the destination is unchanged.
+        package func discard() {
+            try? FileSystem.remove(temporaryPath)
+        }
+    }
+
+    /// Writes `bytes` to a new temporary file beside `path` (mode 0600) and makes it durable.
+    /// - Returns: The file, to ``Prepared/commit()`` or ``Prepared/discard()``.
+    /// - Throws: `DuneEventsError` `.io`; nothing is left behind then.
+    package static func prepare(_ bytes: [UInt8], for path: String, protection: FileProtection = .default) throws(DuneEventsError) -> Prepared {
+        let number = preparedCount.withLock { count in
+            count += 1
+            return count
+        }
+        let temporary = path + ".tmp-\(ProcessIdentity.current)-\(number)"
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(Errno) in
+                let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
+                do throws(Errno) {
+                    try descriptor.writeAll(buffer)
+                    try descriptor.durableSync()
+                    try descriptor.close()
+                } catch {
+                    try? descriptor.close()
+                    try? FileSystem.remove(temporary)
+                    throw error
+                }
+            }
+        }
+        do throws(Errno) {
+            try result.get()
+        } catch {
+            throw DuneEventsError(error, during: .write, path: path)
+        }
+        return Prepared(temporaryPath: temporary, path: path)
+    }
+
+    /// Numbers this process's temporary files, so that two writers in one process never share one.
+    private static let preparedCount = Mutex<Int>(0)
 }

@@ -17,6 +17,19 @@ package enum StandardStreams {
         (try? FileDescriptor(rawValue: stream).writeAll(buffer)) != nil
     }
 
+    /// Writes every byte of `buffer` to descriptor `stream`, like
+    /// ``write(_:to:)``, and says why when it cannot.
+    ///
+    /// - Throws: `DuneEventsError` `.io` naming `name` and the C library's
+    ///   text: a full disk, a file size limit, a closed pipe (`EPIPE`), …
+    package static func writeAll(_ buffer: UnsafeRawBufferPointer, to stream: Int32, name: String) throws(DuneEventsError) {
+        do throws(Errno) {
+            try FileDescriptor(rawValue: stream).writeAll(buffer)
+        } catch {
+            throw DuneEventsError(error, during: .write, path: name)
+        }
+    }
+
     /// Whether descriptor `stream` is a terminal (`isatty(3)`).
     package static func isTerminal(_ stream: Int32) -> Bool {
         system_isatty(stream)
@@ -47,6 +60,8 @@ package enum ProcessEnvironment {
 package enum PathKind: Sendable, Equatable {
     case regularFile
     case directory
+    /// A symbolic link (only from ``entry(_:)``, which does not follow it).
+    case symbolicLink
     case other
 
     /// The kind of what `path` names (following symbolic links), or `nil`
@@ -54,6 +69,49 @@ package enum PathKind: Sendable, Equatable {
     package static func of(_ path: String) -> PathKind? {
         guard let status = (try? FileSystem.status(ofPath: path)) ?? nil else { return nil }
         return status.isRegularFile ? .regularFile : status.isDirectory ? .directory : .other
+    }
+
+    /// The kind of the directory entry `path` itself (`lstat(2)`: a symbolic
+    /// link is `.symbolicLink`, not what it points to), or `nil` when nothing
+    /// is there or it cannot be inspected.
+    package static func entry(_ path: String) -> PathKind? {
+        var status = FileStatus()
+        while system_lstat(path, &status) == -1 {
+            if Errno.current != .interrupted { return nil }
+        }
+        if status.isSymbolicLink { return .symbolicLink }
+        return status.isRegularFile ? .regularFile : status.isDirectory ? .directory : .other
+    }
+}
+
+/// Output written into whatever a path names, the way a shell's `>` does:
+/// for `report --html PATH` when PATH is a symbolic link, a FIFO or a device,
+/// which a temporary file renamed over it would replace.
+package enum RedirectedOutput {
+    /// Opens `path` for writing (following a symbolic link; created with mode
+    /// 0600 when nothing is there; a regular file is truncated), writes every
+    /// byte of `bytes`, and closes it. Not atomic and not synced.
+    ///
+    /// - Throws: `DuneEventsError` when it cannot be opened or written.
+    package static func write(_ bytes: [UInt8], to path: String) throws(DuneEventsError) {
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = FileDescriptor(rawValue: try retryingOnInterrupt {
+                system_open(path, .writeOnly, creating: .truncate, permissions: 0o600)
+            })
+        } catch {
+            throw DuneEventsError(error, during: .open, path: path)
+        }
+        let written = bytes.withUnsafeBytes { buffer in
+            Result { () throws(Errno) in try descriptor.writeAll(buffer) }
+        }
+        let closed = Result { () throws(Errno) in try descriptor.close() }
+        do throws(Errno) {
+            try written.get()
+            try closed.get()
+        } catch {
+            throw DuneEventsError(error, during: .write, path: path)
+        }
     }
 }
 

@@ -6,10 +6,18 @@
 /// does not own the descriptor: whoever opened it closes it (`LogFile`).
 struct FileDescriptor: Sendable, Hashable {
     let rawValue: CInt
+    /// Where its writes, truncations, syncs and `close` go: the system calls,
+    /// unless a test recording a crash's possible states opened it.
+    let fileSystem: FileSystemWitness
 
-    init(rawValue: CInt) {
+    init(rawValue: CInt, fileSystem: FileSystemWitness = .system) {
         self.rawValue = rawValue
+        self.fileSystem = fileSystem
     }
+
+    static func == (lhs: FileDescriptor, rhs: FileDescriptor) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     // MARK: - Open and close
 
@@ -29,21 +37,23 @@ struct FileDescriptor: Sendable, Hashable {
 
     /// Opens an existing file with `O_CLOEXEC` (always: a log descriptor must
     /// never leak into a child process, where it would keep the lock alive).
-    /// Files are created only by ``FileSystem/createFile(_:access:ifExists:protection:)``.
+    /// Files are created only by ``FileSystem/createFile(_:access:ifExists:protection:applyProtection:)``.
     ///
     /// - Parameters:
     ///   - path: The file.
     ///   - access: Read, append, write or directory.
-    static func open(_ path: String, _ access: Access) throws(Errno) -> FileDescriptor {
-        let raw = try retryingOnInterrupt { system_open(path, access, creating: nil, permissions: 0) }
-        return FileDescriptor(rawValue: raw)
+    ///   - fileSystem: The file system the descriptor's writes go to.
+    static func open(_ path: String, _ access: Access, fileSystem: FileSystemWitness = .system) throws(Errno) -> FileDescriptor {
+        let operations = fileSystem.operations
+        let raw = try retryingOnInterrupt { operations.open(path, access, creating: nil, permissions: 0) }
+        return FileDescriptor(rawValue: raw, fileSystem: fileSystem)
     }
 
     /// Closes the descriptor. Never retried: on Linux the descriptor is
     /// released even when `close` fails, and a retry could close a file some
     /// other thread has just opened.
     func close() throws(Errno) {
-        if system_close(rawValue) == -1 {
+        if fileSystem.operations.close(rawValue) == -1 {
             let failure = Errno.current
             if failure != .interrupted { throw failure }
         }
@@ -74,7 +84,27 @@ struct FileDescriptor: Sendable, Hashable {
     /// - Returns: The number of bytes written, possibly fewer than asked.
     func write(_ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        return try retryingOnInterrupt { system_write(rawValue, base, buffer.count) }
+        let operations = fileSystem.operations
+        return try retryingOnInterrupt { operations.write(rawValue, base, buffer.count) }
+    }
+
+    /// One `pwrite(2)` at `offset`: the file offset does not move.
+    ///
+    /// - Returns: The number of bytes written, possibly fewer than asked.
+    func write(_ buffer: UnsafeRawBufferPointer, atOffset offset: Int) throws(Errno) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        let operations = fileSystem.operations
+        return try retryingOnInterrupt { operations.write(rawValue, base, buffer.count, at: offset) }
+    }
+
+    /// `pwrite`s every byte of `buffer` at `offset`, looping over short writes.
+    func writeAll(_ buffer: UnsafeRawBufferPointer, atOffset offset: Int) throws(Errno) {
+        var written = 0
+        while written < buffer.count {
+            let count = try write(UnsafeRawBufferPointer(rebasing: buffer[written...]), atOffset: offset + written)
+            guard count > 0 else { throw Errno.ioError }
+            written += count
+        }
     }
 
     /// A single-call write function, the seam `LogFile` uses so tests can
@@ -123,7 +153,8 @@ struct FileDescriptor: Sendable, Hashable {
     /// Data and metadata on stable storage: `fsync(2)` on Linux; on Darwin
     /// `fcntl(F_FULLFSYNC)` with an `fsync` fallback (see `system_fullSync`).
     func sync() throws(Errno) {
-        _ = try retryingOnInterrupt { system_fullSync(rawValue) }
+        let operations = fileSystem.operations
+        _ = try retryingOnInterrupt { operations.sync(rawValue, .full) }
     }
 
     /// Puts the file's data on stable storage, the platform's strongest way:
@@ -131,13 +162,31 @@ struct FileDescriptor: Sendable, Hashable {
     /// when the file system refuses it, on Darwin (see `system_durableSync`).
     /// An acknowledged append is one this returned for.
     func durableSync() throws(Errno) {
-        _ = try retryingOnInterrupt { system_durableSync(rawValue) }
+        let operations = fileSystem.operations
+        _ = try retryingOnInterrupt { operations.sync(rawValue, .data) }
     }
 
     /// Applies a Data Protection class (iOS, watchOS, tvOS, visionOS);
-    /// accepted and ignored on macOS and Linux.
-    func setProtection(_ protection: FileProtection) throws(Errno) {
-        _ = try retryingOnInterrupt { system_setProtectionClass(rawValue, protection.protectionClass) }
+    /// accepted and ignored on macOS, Mac Catalyst and Linux, and where the
+    /// file system has no classes (`ENOTSUP`, see `Errno.meansNoProtectionClasses`).
+    ///
+    /// - Parameter apply: The `fcntl` call (the real one unless testing).
+    func setProtection(_ protection: FileProtection, using apply: ProtectionFunction = systemSetProtection) throws(Errno) {
+        do throws(Errno) {
+            try apply(self, protection)
+        } catch {
+            if error.meansNoProtectionClasses { return }
+            throw error
+        }
+    }
+
+    /// Applies a protection class to a descriptor: the seam tests use to
+    /// make `F_SETPROTECTIONCLASS` fail as it does on Apple platforms.
+    typealias ProtectionFunction = @Sendable (FileDescriptor, FileProtection) throws(Errno) -> Void
+
+    /// The real `fcntl(F_SETPROTECTIONCLASS)` (`system_setProtectionClass`).
+    static let systemSetProtection: ProtectionFunction = { descriptor, protection throws(Errno) in
+        _ = try retryingOnInterrupt { system_setProtectionClass(descriptor.rawValue, protection.protectionClass) }
     }
 
     /// Makes writes through this descriptor bypass the page cache, or go
@@ -162,7 +211,8 @@ struct FileDescriptor: Sendable, Hashable {
 
     /// `ftruncate(2)`.
     func resize(to size: Int) throws(Errno) {
-        _ = try retryingOnInterrupt { system_ftruncate(rawValue, size) }
+        let operations = fileSystem.operations
+        _ = try retryingOnInterrupt { operations.truncate(rawValue, size) }
     }
 
     /// `fstat(2)`.
@@ -214,6 +264,8 @@ struct FileStatus: Sendable, Equatable {
     var isRegularFile = false
     /// Whether `st_mode`'s type is `S_IFDIR`.
     var isDirectory = false
+    /// Whether `st_mode`'s type is `S_IFLNK` (only from `lstat`).
+    var isSymbolicLink = false
     /// The permission bits (`0o7777`) of `st_mode`.
     var permissions: UInt32 = 0
     /// Which file this is: device and inode.

@@ -33,7 +33,8 @@ enum FileSystem {
     ///
     /// - Throws: `DuneEventsError` `.io` if a directory cannot be created or a
     ///   path component exists and is not a directory.
-    static func createDirectories(_ path: String, permissions: UInt32 = 0o700) throws(DuneEventsError) {
+    static func createDirectories(_ path: String, permissions: UInt32 = 0o700,
+                                  fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
         let existing: FileStatus?
         do throws(Errno) {
             existing = try status(ofPath: path)
@@ -48,8 +49,8 @@ enum FileSystem {
             return
         }
         let parent = parentDirectory(of: path)
-        if parent != path { try createDirectories(parent, permissions: permissions) }
-        while system_mkdir(path, permissions) == -1 {
+        if parent != path { try createDirectories(parent, permissions: permissions, fileSystem: fileSystem) }
+        while fileSystem.operations.makeDirectory(path, permissions) == -1 {
             let failure = Errno.current
             if failure == .fileExists { return }  // created concurrently: fine
             if failure != .interrupted { throw DuneEventsError(failure, during: .createDirectory, path: path) }
@@ -57,7 +58,7 @@ enum FileSystem {
         // mkdir applies the umask; make the mode exactly what was asked.
         _ = system_chmod(path, permissions)
         do throws(Errno) {
-            try syncDirectory(parent)
+            try syncDirectory(parent, fileSystem: fileSystem)
         } catch {
             throw DuneEventsError(error, during: .syncDirectory, path: parent)
         }
@@ -65,8 +66,8 @@ enum FileSystem {
 
     /// Makes the entries of directory `path` durable: `open(O_RDONLY | O_DIRECTORY)`,
     /// `fsync`, `close`. Needed after creating, renaming or removing a file in it.
-    static func syncDirectory(_ path: String) throws(Errno) {
-        let directory = try FileDescriptor.open(path, .directory)
+    static func syncDirectory(_ path: String, fileSystem: FileSystemWitness = .system) throws(Errno) {
+        let directory = try FileDescriptor.open(path, .directory, fileSystem: fileSystem)
         do throws(Errno) {
             try directory.sync()
         } catch {
@@ -78,7 +79,7 @@ enum FileSystem {
 
     // MARK: - Creating files
 
-    /// What ``createFile(_:access:ifExists:protection:)`` does when `path` exists.
+    /// What ``createFile(_:access:ifExists:protection:applyProtection:)`` does when `path` exists.
     enum ExistingFile: Sendable {
         /// Fail with `EEXIST` (`O_EXCL`): the log, side files.
         case fail
@@ -99,18 +100,23 @@ enum FileSystem {
     ///   - access: `.readWriteAppend` (the log) or `.writeOnly`.
     ///   - ifExists: Fail, or truncate an existing file.
     ///   - protection: The Data Protection class; applied on iOS, watchOS,
-    ///     tvOS and visionOS, accepted and ignored on macOS and Linux.
+    ///     tvOS and visionOS, accepted and ignored on macOS, Mac Catalyst and
+    ///     Linux, and where the file system refuses classes with `ENOTSUP`.
+    ///   - applyProtection: The `fcntl` call (the real one unless testing).
     /// - Returns: The open descriptor; the caller closes it.
     /// - Throws: `Errno` from `open(2)` or `fcntl(2)`; on a failed `fcntl`
     ///   the new file is closed and removed.
-    static func createFile(_ path: String, access: FileDescriptor.Access, ifExists: ExistingFile,
-                           protection: FileProtection) throws(Errno) -> FileDescriptor {
-        let descriptor = FileDescriptor(rawValue: try retryingOnInterrupt { system_open(path, access, creating: ifExists, permissions: 0o600) })
+    static func createFile(_ path: String, access: FileDescriptor.Access, ifExists: ExistingFile, protection: FileProtection,
+                           applyProtection: FileDescriptor.ProtectionFunction = FileDescriptor.systemSetProtection,
+                           fileSystem: FileSystemWitness = .system) throws(Errno) -> FileDescriptor {
+        let operations = fileSystem.operations
+        let raw = try retryingOnInterrupt { operations.open(path, access, creating: ifExists, permissions: 0o600) }
+        let descriptor = FileDescriptor(rawValue: raw, fileSystem: fileSystem)
         do throws(Errno) {
-            try descriptor.setProtection(protection)
+            try descriptor.setProtection(protection, using: applyProtection)
         } catch {
             try? descriptor.close()
-            _ = system_unlink(path)
+            _ = operations.unlink(path)
             throw error
         }
         return descriptor
@@ -121,37 +127,39 @@ enum FileSystem {
     /// file or the new one, never a part.
     ///
     /// - Throws: `Errno` from any step; the temporary file is removed.
-    static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, protection: FileProtection) throws(Errno) {
+    static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, protection: FileProtection,
+                                fileSystem: FileSystemWitness = .system) throws(Errno) {
         let temporary = path + ".tmp-\(ProcessIdentity.current)"
-        let descriptor = try createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
+        let descriptor = try createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection, fileSystem: fileSystem)
         do throws(Errno) {
             try descriptor.writeAll(bytes)
             try descriptor.durableSync()
             try descriptor.close()
         } catch {
             try? descriptor.close()
-            _ = system_unlink(temporary)
+            _ = fileSystem.operations.unlink(temporary)
             throw error
         }
         do throws(Errno) {
-            try rename(temporary, to: path)
+            try rename(temporary, to: path, fileSystem: fileSystem)
         } catch {
-            _ = system_unlink(temporary)
+            _ = fileSystem.operations.unlink(temporary)
             throw error
         }
-        try syncDirectory(parentDirectory(of: path))
+        try syncDirectory(parentDirectory(of: path), fileSystem: fileSystem)
     }
 
     // MARK: - Names
 
     /// `rename(2)`: atomically replaces `destination` with `source`.
-    static func rename(_ source: String, to destination: String) throws(Errno) {
-        _ = try retryingOnInterrupt { system_rename(source, destination) }
+    static func rename(_ source: String, to destination: String, fileSystem: FileSystemWitness = .system) throws(Errno) {
+        let operations = fileSystem.operations
+        _ = try retryingOnInterrupt { operations.rename(source, destination) }
     }
 
     /// `unlink(2)`; a missing file is not an error.
-    static func remove(_ path: String) throws(Errno) {
-        while system_unlink(path) == -1 {
+    static func remove(_ path: String, fileSystem: FileSystemWitness = .system) throws(Errno) {
+        while fileSystem.operations.unlink(path) == -1 {
             let failure = Errno.current
             if failure == .noSuchFile { return }
             if failure != .interrupted { throw failure }
@@ -171,9 +179,10 @@ enum FileSystem {
     }
 
     /// The bytes this process may still write on the file system holding
-    /// `path` (`statvfs(2)`: `f_bavail * f_frsize`), or `nil` if it cannot be
-    /// asked. Declared in PrivacyInfo.xcprivacy (disk space, E174.1).
+    /// `path` (`statvfs(3)` on Linux, `statfs(2)` on Darwin: see
+    /// `system_freeSpace`), or `nil` if it cannot be asked. Declared in
+    /// PrivacyInfo.xcprivacy (disk space, E174.1).
     static func availableBytes(onFileSystemOf path: String) -> Int64? {
-        system_availableBytes(path)
+        system_freeSpace(path)?.availableBytes
     }
 }

@@ -15,7 +15,7 @@ import Darwin
 // (`-1` with `errno` set on failure); `retryingOnInterrupt` and `Errno`
 // (Errno.swift) turn that into Swift errors, once.
 //
-// Where Linux and Darwin differ, the comment says so; README.md ("Platforms")
+// Where Linux and Darwin differ, the comment says so; docs/platforms.md
 // lists each such call.
 
 /// `open(2)` with `O_CLOEXEC` always (a log descriptor must never leak into a
@@ -58,17 +58,27 @@ func system_write(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, buffer, count)
 }
 
+/// `pwrite(2)`: writes at `offset` without moving the file offset.
+@inline(__always)
+func system_pwrite(_ fd: CInt, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
+    pwrite(fd, buffer, count, off_t(offset))
+}
+
 /// Data *and* metadata on stable storage (a truncation, a new side file, a
 /// directory's entries).
 ///
 /// - Linux: `fsync(2)`.
-/// - Darwin: `fcntl(fd, F_FULLFSYNC)`, falling back to `fsync(2)` when the
-///   file system refuses it: plain `fsync` leaves the data in the drive's
-///   cache, where a power loss can drop it or reorder it after later writes.
+/// - Darwin: `fcntl(fd, F_FULLFSYNC)`, falling back to `fsync(2)` only when
+///   the file system does not support it (`ENOTSUP`, or `EINVAL` for a file
+///   that cannot be flushed so: see `Errno.meansFullSyncUnsupported`): plain
+///   `fsync` leaves the data in the drive's cache, where a power loss can drop
+///   it or reorder it after later writes. Any other failure (`EIO`, …) is
+///   returned, with `errno` set, for the caller to report.
 @inline(__always)
 func system_fullSync(_ fd: CInt) -> CInt {
     #if canImport(Darwin)
     if fcntl(fd, F_FULLFSYNC) != -1 { return 0 }
+    guard Errno.current.meansFullSyncUnsupported else { return -1 }
     return fsync(fd)
     #else
     return fsync(fd)
@@ -142,11 +152,20 @@ func system_stat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CI
     return result
 }
 
+/// `lstat(2)`: like `stat`, but a symbolic link describes itself (`isSymbolicLink`).
+func system_lstat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CInt {
+    var info = stat()
+    let result = lstat(path, &info)
+    if result == 0 { status = FileStatus(info) }
+    return result
+}
+
 extension FileStatus {
     init(_ info: stat) {
         size = Int(info.st_size)
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
+        isSymbolicLink = info.st_mode & S_IFMT == S_IFLNK
         permissions = UInt32(info.st_mode & 0o7777)
         // `st_dev` is a 32-bit signed `dev_t` on Darwin, 64-bit unsigned on Linux.
         identity = FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
@@ -202,23 +221,36 @@ func system_getpid() -> CInt {
     getpid()
 }
 
-/// `statvfs(2)`: the bytes an unprivileged process may still write on the
-/// file system holding `path` (`f_bavail * f_frsize`). The field types differ
-/// (Darwin's `f_bavail` is 32-bit), hence the conversions.
-func system_availableBytes(_ path: UnsafePointer<CChar>) -> Int64? {
+/// The blocks an unprivileged process may still write on the file system
+/// holding `path`, and their size (`FreeSpace` multiplies them).
+///
+/// - Linux: `statvfs(3)`: `f_bavail` blocks of `f_frsize` bytes (64-bit counts).
+/// - Darwin: `statfs(2)`: `f_bavail` blocks of `f_bsize` bytes. Not Darwin's
+///   `statvfs`, which Libc emulates over `statfs` by copying the 64-bit counts
+///   into a 32-bit `fsblkcnt_t`: wrong above 2³² free blocks (16 TiB of 4 KiB).
+func system_freeSpace(_ path: UnsafePointer<CChar>) -> FreeSpace? {
+    #if canImport(Darwin)
+    var info = statfs()
+    guard statfs(path, &info) == 0 else { return nil }
+    return FreeSpace(availableBlocks: UInt64(info.f_bavail), blockSize: UInt64(info.f_bsize))
+    #else
     var info = statvfs()
     guard statvfs(path, &info) == 0 else { return nil }
-    return Int64(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
+    return FreeSpace(availableBlocks: UInt64(info.f_bavail), blockSize: UInt64(info.f_frsize))
+    #endif
 }
 
 /// Sets a Data Protection class on an open file (fcntl(2)
 /// `F_SETPROTECTIONCLASS`). Only iOS, watchOS, tvOS and visionOS devices
-/// protect files by class; elsewhere (macOS, Linux, and the simulators, whose
-/// files live on the Mac's disk and are not protected by class) this does
-/// nothing and returns 0.
+/// protect files by class; elsewhere (macOS, Linux, the simulators, whose
+/// files live on the Mac's disk, and Mac Catalyst, where `os(iOS)` is true
+/// but the files are the Mac's) this does nothing and returns 0. An iPhone or
+/// iPad app running on an Apple-silicon Mac is an iOS build, so it makes the
+/// call; where the Mac refuses it with `ENOTSUP`, `FileDescriptor.setProtection`
+/// takes that as "no protection classes here".
 @inline(__always)
 func system_setProtectionClass(_ fd: CInt, _ protectionClass: CInt) -> CInt {
-    #if canImport(Darwin) && (os(iOS) || os(watchOS) || os(tvOS) || os(visionOS)) && !targetEnvironment(simulator)
+    #if canImport(Darwin) && (os(iOS) || os(watchOS) || os(tvOS) || os(visionOS)) && !targetEnvironment(simulator) && !targetEnvironment(macCatalyst)
     return fcntl(fd, F_SETPROTECTIONCLASS, protectionClass)
     #else
     return 0
@@ -522,4 +554,5 @@ extension Errno {
     static let ioError = Errno(EIO)
     static let invalidArgument = Errno(EINVAL)
     static let readOnlyFileSystem = Errno(EROFS)
+    static let notSupported = Errno(ENOTSUP)
 }

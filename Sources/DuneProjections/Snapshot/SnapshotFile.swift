@@ -223,11 +223,14 @@ package enum SnapshotFile {
     ///
     /// The caller must hold the log's writer lock, so that no other process
     /// replaces the snapshot or the log meanwhile.
+    /// - Parameter fileSystem: Where the files are written (the real file
+    ///   system unless a test records the calls).
     /// - Throws: `DuneEventsError` `.io` when it cannot be written (the old one is then unchanged).
     package static func write(_ snapshot: ProjectionSnapshot, at stamp: LogStamp, logPath: String,
-                              protection: FileProtection = .default) throws(DuneEventsError) {
+                              protection: FileProtection = .default,
+                              fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
         removeStaleTemporaries(logPath: logPath)
-        try AtomicFile.write(encoded(snapshot, at: stamp), to: path(forLog: logPath), protection: protection)
+        try AtomicFile.write(encoded(snapshot, at: stamp), to: path(forLog: logPath), protection: protection, fileSystem: fileSystem)
     }
 
     /// Writes a snapshot of `projections` (all four, fed from the start of
@@ -269,23 +272,28 @@ package enum SnapshotFile {
 }
 
 extension SnapshotFile {
-    /// Writes the snapshot of a store's `fold` when no other process holds
-    /// the log's writer lock and the file the path names is still `identity`,
-    /// `offset` bytes long (the fold's end); does nothing otherwise. The lock
-    /// is held from before the snapshot is built until it is written.
+    /// Writes the snapshot of a store's `fold`, which ends at the log line
+    /// `stamp` names, when no other process holds the log's writer lock and
+    /// the log still ends there; does nothing otherwise.
+    ///
+    /// The snapshot is built and written to a temporary file without the
+    /// lock; the lock is held only to check the log and rename the file into
+    /// place, so that an app suspended meanwhile holds no lock for long.
     ///
     /// - Returns: Whether a snapshot was written.
     /// - Throws: `DuneEventsError` `.io` when it could not be written.
-    package static func writeIfLockFree(_ fold: StoreFold, identity: FileIdentity, offset: Int, logPath: String,
+    package static func writeIfLockFree(_ fold: StoreFold, at stamp: LogStamp, logPath: String,
                                         protection: FileProtection) throws(DuneEventsError) -> Bool {
+        let prepared = try AtomicFile.prepare(encoded(fold.snapshot, at: stamp), for: path(forLog: logPath), protection: protection)
+        var committed = false
+        defer { if !committed { prepared.discard() } }
         let log = try LogFile.openForAppend(path: logPath, create: false, lock: .deferred, protection: protection)
         defer { try? log.close() }
         guard try log.tryLock() else { return false }
         defer { log.unlock() }
-        guard (try? log.identity) == identity, try log.size == offset,
-              let stamp = LogStamp.atEnd(of: log, size: offset, lastSeq: fold.throughSeq)
-        else { return false }
-        try write(fold.snapshot, at: stamp, logPath: logPath, protection: protection)
+        guard try log.size == stamp.offset, stamp.matches(log, size: stamp.offset) else { return false }
+        try prepared.commit()
+        committed = true
         return true
     }
 }

@@ -9,8 +9,9 @@ public enum AppendOutcome: Sendable, Hashable {
     case alreadyAppended
     /// The `eventID` (or the task's phase) is already stored with other content: nothing was appended.
     case conflict(reason: String)
-    /// The input failed validation; `reason` names the field and what is wrong.
-    case rejected(reason: String)
+    /// The input failed validation: the rejection's code and field say which
+    /// rule and field, its message what `ingest` prints for the same line.
+    case rejected(Rejection)
 
     /// Whether the input is in the log now (appended or already there).
     public var isStored: Bool {

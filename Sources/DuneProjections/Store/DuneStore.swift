@@ -22,7 +22,7 @@ import Synchronization
 /// ```
 ///
 /// The four read models are one value, ``StoreState``, at one `throughSeq`:
-/// read it with ``state`` or observe it with ``states`` (or ``StoreModel`` in
+/// read it with ``state`` or observe it with ``states`` (or ``StoreStateModel`` in
 /// SwiftUI). They are computed when read, once per change, from one sample
 /// store, and equal what `dune-replay rebuild` writes for the same log.
 ///
@@ -250,12 +250,12 @@ public actor DuneStore {
         var commands: [IngestCommand] = []
         var commandPositions: [Int] = []
         for (position, input) in inputs.enumerated() {
-            do {
-                commands.append(try InputParser.command(from: input.inputObject))
+            do throws(Rejection) {
+                commands.append(try input.command())
                 commandPositions.append(position)
                 outcomes.append(.alreadyAppended)  // replaced below by the decider's outcome
             } catch {
-                outcomes.append(.rejected(reason: error.reason))
+                outcomes.append(.rejected(error))
             }
         }
         guard !commands.isEmpty else { return outcomes }

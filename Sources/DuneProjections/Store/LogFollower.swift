@@ -108,13 +108,24 @@ package actor LogFollower {
             // Whole batches only: what was folded before a damaged line or a cancellation is a consistent state.
             position.fold = fold
         }
-        let end = try LogReader(file: file).forEachEventBatch(
-            LogReader.Range(), parallelism: small ? 1 : LogReader.defaultParallelism,
-            chunkSize: small ? max(tail, 4096) : LogReader.chunkSize, startingAt: start
-        ) { batch in
-            if isCancelled() { throw Cancelled() }
-            fold.apply(batch)
-            changed.formUnion(ProjectionName.changed(by: batch))
+        let end: LogReader.End
+        do {
+            end = try LogReader(file: file).forEachEventBatch(
+                LogReader.Range(), parallelism: small ? 1 : LogReader.defaultParallelism,
+                chunkSize: small ? max(tail, 4096) : LogReader.chunkSize, startingAt: start
+            ) { batch in
+                if isCancelled() { throw Cancelled() }
+                fold.apply(batch)
+                changed.formUnion(ProjectionName.changed(by: batch))
+            }
+        } catch let error as DuneEventsError where error.code == .corruptLog {
+            // Damage past the length recorded as durably synced is what a crash left
+            // (the next writer moves it aside): the log ends before it. Damage inside is refused.
+            guard let damage = error.location.byteOffset, let synced = file.recordedSyncedLength(), damage >= synced,
+                  damage >= position.offset else { throw error }
+            position.offset = damage
+            position.stamp = LogStamp.atEnd(of: file, size: damage, lastSeq: fold.throughSeq)
+            return changed
         }
         position.offset = end.validBytes
         position.stamp = LogStamp.atEnd(of: file, size: end.validBytes, lastSeq: end.lastSeq)
@@ -137,7 +148,13 @@ package actor LogFollower {
         let intact = now?.identity == held
             && (position.stamp.map { stamp in position.file.map { stamp.matches($0, size: now?.size ?? 0) } ?? false } ?? true)
         guard intact else {
+            let wasEmpty = position.fold.throughSeq == 0
             try refold(isCancelled: isCancelled)
+            // A log created where there was none, still empty: the same (empty) state.
+            if wasEmpty, position.fold.throughSeq == 0 {
+                generation -= 1
+                return []
+            }
             return Set(ProjectionName.allCases)
         }
         guard let now, now.size > position.offset else { return [] }
@@ -216,16 +233,18 @@ package actor LogFollower {
     /// Writes `<log>.snapshot` of the fold when no other writer holds the lock
     /// and the log still ends where the fold does; does nothing otherwise.
     /// The fold is copied and the snapshot built and written on a thread of
-    /// its own while this follower goes on.
+    /// its own while this follower goes on; the lock is held only for the
+    /// rename (see ``SnapshotFile/writeIfLockFree(_:at:logPath:protection:)``).
     ///
     /// - Returns: A warning when the write failed.
     package func writeSnapshot(protection: FileProtection) async -> String? {
-        guard let file = position.file, let identity = try? file.identity, position.fold.throughSeq > 0 else { return nil }
-        let (fold, offset, path) = (position.fold, position.offset, path)
+        guard position.file != nil, let stamp = position.stamp, stamp.lastSeq == position.fold.throughSeq,
+              stamp.offset == position.offset else { return nil }
+        let (fold, path) = (position.fold, path)
         let written: Bool
         do {
             written = try await DispatchQueueExecutor(label: "dune.store-snapshot").run {
-                try SnapshotFile.writeIfLockFree(fold, identity: identity, offset: offset, logPath: path, protection: protection)
+                try SnapshotFile.writeIfLockFree(fold, at: stamp, logPath: path, protection: protection)
             }
         } catch {
             return "warning: \(SnapshotFile.path(forLog: path)): not written (\(error)); the next open replays more of the log"

@@ -30,24 +30,17 @@ public enum StoreInput: Sendable, Hashable {
 }
 
 extension StoreInput {
-    /// The command this value asks for, validated by the rules `ingest` applies.
-    /// - Throws: The rejection, as ``InputError``.
-    package func command() throws -> IngestCommand {
-        try InputParser.command(from: inputObject)
-    }
-
-    /// The input object an `ingest` line would hold for this value: the
-    /// store validates it by the very rules the line parser applies.
-    var inputObject: JSONObject {
-        var (object, eventID): (JSONObject, String?)
+    /// The command this input asks for, validated by the rules an `ingest`
+    /// line is validated by (no JSON in between).
+    ///
+    /// - Throws: ``Rejection`` with the code, field and reason `ingest` gives the equal line.
+    package func command() throws(Rejection) -> IngestCommand {
         switch self {
-        case .sample(let sample, let key): (object, eventID) = (sample.inputObject, key)
-        case .sampleDeletion(let deletion, let key): (object, eventID) = (deletion.inputObject, key)
-        case .refresh(let request, let key): (object, eventID) = (request.inputObject, key)
-        case .task(let task, let key): (object, eventID) = (task.inputObject, key)
-        case .profile(let profile, let key): (object, eventID) = (profile.inputObject, key)
+        case .sample(let sample, let eventID): try .sample(sample, eventID: eventID)
+        case .sampleDeletion(let deletion, let eventID): try .deletion(deletion, eventID: eventID)
+        case .refresh(let request, let eventID): try .refresh(request, eventID: eventID)
+        case .task(let task, let eventID): try .task(task, eventID: eventID)
+        case .profile(let profile, let eventID): try .profile(profile, eventID: eventID)
         }
-        if let eventID { object["eventID"] = .string(eventID) }
-        return object
     }
 }

@@ -51,6 +51,9 @@ enum ExplainCommandLine {
         let json = arguments.flag("--json")
         let explainer = LogExplainer(logPath: path)
         let usingSnapshot = !arguments.flag("--no-snapshot")
+        if !usingSnapshot, ["sync", "syncStatus", "refresh"].contains(model) {
+            throw usage("Error: '--no-snapshot' does not apply to 'explain \(model)': it reads the log's task and refresh events, never a snapshot")
+        }
         func projections() async throws -> StoreProjections {
             try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "explain").models
         }
@@ -127,8 +130,8 @@ enum ExplainCommandLine {
     private static func sync(_ explainer: LogExplainer, feature: String) throws -> FeatureLoadTrace {
         let scan = try explainer.sync(feature: feature)
         guard !scan.trace.steps.isEmpty else {
-            throw notFound("sync-status has no feature '\(feature)': no task event names it"
-                           + (scan.features.isEmpty ? "" : "; features in the log: \(scan.features.joined(separator: ", "))"))
+            throw notFound("sync-status has no feature '\(feature.terminalSafe)': no task event names it"
+                           + (scan.features.isEmpty ? "" : "; features in the log: \(scan.features.joined(separator: ", ").terminalSafe)"))
         }
         return scan.trace
     }

@@ -6,20 +6,23 @@ enum ForgetCommandLine {
     static let subcommand = Subcommand(
         name: "forget",
         summary: "Erase samples from the log: their events are redacted in place, nothing of their content remains.",
-        usage: "dune-replay forget [--log PATH] [--sample ID]... [--source NAME]... [--kind KIND]... [--from DATE] [--to DATE] [--deleted] [--dry-run] [--out DIR]... [--json]",
+        usage: "dune-replay forget [--log PATH] [--sample ID]... [--source NAME]... [--kind KIND]... [--from DATE] [--to DATE] [--deleted] [--dry-run] [--out DIR]... [--wait|--no-wait] [--json]",
         details: """
         OPTIONS:
           --log PATH       The log.
           --sample ID      Forget the sample with this id (repeatable).
           --source NAME    Forget samples from this source (repeatable).
           --kind KIND      Forget samples of this kind (repeatable).
-          --from DATE      Forget samples on or after this day (YYYY-MM-DD, the sample's local day).
+          --from DATE      Forget samples on or after this day (YYYY-MM-DD): the day a sample counts for,
+                           as in 'history --since' (a sleep sample's is the local date of its end + 6 h).
           --to DATE        Forget samples on or before this day.
           --deleted        Forget samples whose latest event is a deletion.
           --dry-run        Print what would be redacted; change no byte.
           --out DIR        A read-model folder to tidy after the rewrite (repeatable): its read
                            models are rebuilt, HTML reports 'report --html' wrote there are
                            re-rendered, any other file is listed as left untouched.
+          --wait           Wait until another writer has finished (default: wait up to 5 s, then exit 75).
+          --no-wait        Exit 75 at once when another writer holds the log.
           --json           Print the result as one JSON line.
 
         Values of one selector are OR'd, different selectors are AND'd; at least one is required
@@ -32,8 +35,9 @@ enum ForgetCommandLine {
         or the new one, and the next writer finishes or discards the job. Torn side files, the
         checkpoint and the snapshot beside the log are deleted.
 
-        Refuses a damaged log (exit 65), a log another writer holds (75) and too little free
-        space (74), before changing anything. A selector that matches nothing changes nothing.
+        Refuses a damaged log (exit 65), a log another writer still holds after the wait (75) and
+        too little free space (74), before changing anything. A selector that matches nothing
+        changes nothing.
         """,
         run: { try await run($0) })
 
@@ -52,7 +56,8 @@ enum ForgetCommandLine {
             .init(name: "--from", takesValue: true), .init(name: "--to", takesValue: true), .init(name: "--deleted", takesValue: false),
             .init(name: "--dry-run", takesValue: false), .init(name: "--out", takesValue: true, repeatable: true),
             .init(name: "--json", takesValue: false),
-        ])
+        ] + LogOptions.wait)
+        let lockWait = try LogOptions.lockWait(arguments)
         guard arguments.positionals.isEmpty else {
             throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
         }
@@ -73,7 +78,8 @@ enum ForgetCommandLine {
                                            protection: .default).report
         } else {
             let started = ContinuousClock.now
-            let log = try EventLog(path: path, options: .init(create: false))
+            // Until the store's bounded wait lands, any wait is an unbounded one.
+            let log = try EventLog(path: path, options: .init(lockWait: lockWait, create: false))
             timingLine("opened", since: started)
             for warning in await log.warnings { Terminal.err(warning + "\n") }
             do {
@@ -211,16 +217,16 @@ enum ForgetCommandLine {
             return "Nothing matched: no sample was selected; the log is unchanged.\n"
         }
         if report.dryRun {
-            return "Dry run: would forget \(report.samples) samples (\(report.redactedEvents) events): "
-                + report.sampleIDs.joined(separator: ", ") + "\nNothing was changed.\n"
+            return "Dry run: would forget \(Wording.count(report.samples, "sample")) (\(Wording.count(report.redactedEvents, "event"))): "
+                + report.sampleIDs.joined(separator: ", ").terminalSafe + "\nNothing was changed.\n"
         }
-        var text = "Forgot \(report.samples) samples: redacted \(report.redactedEvents) events; data.forgotten is seq \(report.forgottenSeq ?? 0).\n"
-        for file in report.deletedFiles { text += "  deleted \(file)\n" }
+        var text = "Forgot \(Wording.count(report.samples, "sample")): redacted \(Wording.count(report.redactedEvents, "event")); data.forgotten is seq \(report.forgottenSeq ?? 0).\n"
+        for file in report.deletedFiles { text += "  deleted \(file.terminalSafe)\n" }
         for folder in folders {
             text += "\(folder.directory): rebuilt \(folder.rebuilt.joined(separator: ", "))"
             if !folder.rerendered.isEmpty { text += "; re-rendered \(folder.rerendered.joined(separator: ", "))" }
             text += "\n"
-            for name in folder.untouched { text += "  left untouched (not written by dune-replay; check it yourself): \(name)\n" }
+            for name in folder.untouched { text += "  left untouched (not written by dune-replay; check it yourself): \(name.terminalSafe)\n" }
         }
         return text
     }

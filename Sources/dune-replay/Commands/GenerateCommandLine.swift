@@ -18,6 +18,8 @@ enum GenerateCommandLine {
           --extreme CASE Instead, extreme but valid input for one case (benchmarks, issue 11):
                          \(ExtremeInput.Case.allCases.map(\.rawValue).joined(separator: ", ")).
           --events N     With --extreme: about N lines (default 50000).
+                         --days, --start and --density do not apply with --extreme, nor --events
+                         without it (exit 64).
 
         Lines go to stdout: overlapping sleep from several sources, naps, steps from iPhone and Watch,
         a DST change, a trip to another offset, lb/g/kJ/Cal/mi units, duplicates, corrections,
@@ -33,6 +35,14 @@ enum GenerateCommandLine {
         ])
         guard arguments.positionals.isEmpty else {
             throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
+        }
+        // The two modes take different options: one given to the other is refused, never ignored.
+        if arguments.value("--extreme") != nil {
+            for option in ["--days", "--start", "--density"] where arguments.value(option) != nil {
+                throw CommandFailure(exitCode: .usage, message: "Error: '\(option)' does not apply with '--extreme' (an extreme case sets its own span; use --events N for its size)", showUsage: true)
+            }
+        } else if arguments.value("--events") != nil {
+            throw CommandFailure(exitCode: .usage, message: "Error: '--events' applies only with '--extreme CASE'; for the realistic input use --days N", showUsage: true)
         }
         let days = try arguments.integer("--days", range: 1...100_000) ?? 180
         let density = try arguments.integer("--density", range: 1...1000) ?? 1
@@ -63,9 +73,13 @@ enum GenerateCommandLine {
             }
             start = day
         }
-        SyntheticHealthData(days: days, seed: seed, start: start, density: density).generateBlocks { block in
-            Terminal.out(bytes: Array(block))
-        }
+        struct OutputFailed: Error {}
+        do {
+            try SyntheticHealthData(days: days, seed: seed, start: start, density: density).generateBlocks { block in
+                // Stop at the first failed write: the caller reports it (exit 74).
+                guard Terminal.out(buffer: block) else { throw OutputFailed() }
+            }
+        } catch is OutputFailed {}
         return .success
     }
 }

@@ -9,11 +9,14 @@ enum HistoryCommandLine {
         details: """
         OPTIONS:
           --type TYPE      sample.ingested, sample.deleted, refresh.requested, task.started, task.completed,
-                           task.failed, task.cancelled, profile.updated (repeatable; 'task' matches all task.*).
+                           task.failed, task.cancelled, profile.updated, data.forgotten (repeatable; 'task'
+                           matches all task.*).
           --kind KIND      Sample kind (hrv, restingHeartRate, stepCount, bodyMass, bodyFatPercentage,
                            bodyMassIndex, sleep, workout); repeatable.
-          --since DATE     Events on or after this local date (YYYY-MM-DD): a sample's start, else its 'at'.
-          --until DATE     Events on or before this local date.
+          --since DATE     Events on or after this day (YYYY-MM-DD): the day a sample counts for in the
+                           read models (the local date of its start; a sleep sample's night is the local
+                           date of its end + 6 h), else the local date of its 'at'.
+          --until DATE     Events on or before this day.
           --seq A..B       Seq range (A.. or ..B open-ended; a single N is one event).
           --sample ID      Events about one sample id (ingests, corrections, deletion).
           --task ID        Events of one task.
@@ -74,6 +77,8 @@ enum HistoryCommandLine {
         do {
             let range = LogReader.Range(after: (filter.seqs?.lowerBound ?? 1) - 1, throughSeq: filter.seqs?.upperBound ?? .max)
             try LogReader(path: path).forEachEventBatch(range) { batch in
+                // A failed stdout write ends the listing (reported as exit 74).
+                if Terminal.outputFailed { throw LimitReached() }
                 // Filter on the compact rows; build only the events that are shown.
                 for position in 0..<batch.count where filter.matches(batch, at: position) {
                     let event = batch[position]

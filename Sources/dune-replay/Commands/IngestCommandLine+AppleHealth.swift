@@ -37,9 +37,13 @@ enum AppleHealthIngest {
             }
             if let summary {
                 for type in summary.recordTypes {
-                    for example in type.examples { Terminal.err("\(input):\(example.line): \(type.recordType): \(example.reason.rawValue): \(example.detail)\n") }
+                    // The detail says what is wrong in words; the reason's code stays in the library.
+                    for example in type.examples {
+                        Terminal.err("\(input):\(example.line): \(type.recordType.terminalSafe): \(example.detail.terminalSafe)\n")
+                    }
                     if type.rejected > type.examples.count {
-                        Terminal.err("\(input): \(type.recordType): … and \(type.rejected - type.examples.count) more rejected records\n")
+                        let more = type.rejected - type.examples.count
+                        Terminal.err("\(input): \(type.recordType.terminalSafe): … and \(more) more rejected \(Wording.noun(more, "record"))\n")
                     }
                 }
                 imports.append(summary)
@@ -58,6 +62,12 @@ enum AppleHealthIngest {
         return failures.isEmpty && rejected == 0 && totals.conflicts == 0 ? .success : .dataError
     }
 
+    /// Records the importer rejected before validation (a missing attribute, a
+    /// bad date or number, a date after the export's), over every export.
+    static func importerRejections(_ imports: [AppleHealthImportSummary]) -> Int {
+        imports.reduce(0) { $0 + $1.rejected }
+    }
+
     /// One line of the per-record-type summary.
     struct Row {
         var recordType: String
@@ -65,8 +75,10 @@ enum AppleHealthIngest {
         var appended = 0
         var alreadyPresent = 0
         var skipped = 0
-        /// Rejected by the importer (unmappable, after ExportDate) or by validation, or conflicting.
+        /// Rejected by the importer (unmappable, dated after the export) or by validation.
         var rejected = 0
+        /// Conflicting with an event already in the log.
+        var conflicts = 0
     }
 
     static func table(imports: [AppleHealthImportSummary], totals: IngestSession.Summary) -> [Row] {
@@ -84,7 +96,8 @@ enum AppleHealthIngest {
             var row = rows[category.name] ?? Row(recordType: category.name)
             row.appended += category.appended
             row.alreadyPresent += category.alreadyAppended
-            row.rejected += category.rejected + category.conflicts
+            row.rejected += category.rejected
+            row.conflicts += category.conflicts
             rows[category.name] = row
         }
         return rows.values.sorted { $0.recordType.utf8.lexicographicallyPrecedes($1.recordType.utf8) }
@@ -96,10 +109,10 @@ enum AppleHealthIngest {
             text += "\(summary.path): export of \(summary.exportDate?.text ?? "unknown date"), \(summary.bytesRead) bytes read"
                 + (summary.isComplete ? "" : " (incomplete)") + "\n"
         }
-        let width = max(12, rows.map(\.recordType.count).max() ?? 0) + 2
+        let width = max(12, rows.map(\.recordType.terminalSafe.count).max() ?? 0) + 2
         text += "RECORD TYPE".padding(width) + "SEEN".padding(8) + "APPENDED".padding(10) + "PRESENT".padding(9) + "SKIPPED".padding(9) + "REJECTED\n"
         for row in rows {
-            text += row.recordType.padding(width) + String(row.seen).padding(8) + String(row.appended).padding(10)
+            text += row.recordType.terminalSafe.padding(width) + String(row.seen).padding(8) + String(row.appended).padding(10)
                 + String(row.alreadyPresent).padding(9) + String(row.skipped).padding(9) + String(row.rejected) + "\n"
         }
         let seen = rows.reduce(0) { $0 + $1.seen }
@@ -107,8 +120,9 @@ enum AppleHealthIngest {
         let rejected = rows.reduce(0) { $0 + $1.rejected }
         text += "total".padding(width) + String(seen).padding(8) + String(totals.appended).padding(10)
             + String(totals.alreadyAppended).padding(9) + String(skipped).padding(9) + String(rejected) + "\n"
+        if totals.conflicts > 0 { text += "\(Wording.count(totals.conflicts, "conflict")) with events already in the log (counted apart from REJECTED)\n" }
         if let first = totals.firstSeq, let last = totals.lastSeq {
-            text += "appended \(totals.eventsAppended) events, seq \(first)–\(last)\n"
+            text += "appended \(Wording.count(totals.eventsAppended, "event")), \(Wording.seqs(first, last))\n"
         }
         return text
     }
@@ -131,7 +145,13 @@ enum AppleHealthIngest {
                 JSONMember("recordsInCorrelations", number(summary.recordsInCorrelations)),
             ]))
         }
-        var object = IngestCommandLine.summaryObject(totals)
+        // One count for every rejected record, as in the table: the importer's rejections
+        // (never handed to the log) are records of the input like the validated ones.
+        var counted = totals
+        let importer = importerRejections(imports)
+        counted.lines += importer
+        counted.rejected += importer
+        var object = IngestCommandLine.summaryObject(counted)
         object["recordTypes"] = .object(JSONObject(types))
         object["exports"] = .array(exports)
         return object

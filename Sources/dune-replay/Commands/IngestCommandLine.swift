@@ -5,7 +5,7 @@ enum IngestCommandLine {
     static let subcommand = Subcommand(
         name: "ingest",
         summary: "Validate input lines (JSON lines, see docs/input-format.md) and append them to the log.",
-        usage: "dune-replay ingest [--log PATH] [--format jsonl|apple-health] [--atomic] [--durability fsync|batch|none] [--wait] [--json] [--progress-json] [FILE...|-]",
+        usage: "dune-replay ingest [--log PATH] [--format jsonl|apple-health] [--atomic] [--durability fsync|batch|none] [--wait|--no-wait] [--json] [--progress-json] [FILE...|-]",
         details: """
         ARGUMENTS:
           FILE...                 Input files; '-' (or no FILE with piped stdin) reads stdin.
@@ -16,22 +16,26 @@ enum IngestCommandLine {
                                   export.xml, streamed; prints a summary per record type).
           --atomic                Append nothing if any line is rejected or conflicts.
           --durability MODE       fsync (every event), batch (one fsync per batch; default), none.
-          --wait                  Wait for another writer to finish instead of exiting 75.
+          --wait                  Wait until another writer has finished (default: wait up to 5 s,
+                                  then exit 75).
+          --no-wait               Exit 75 at once when another writer holds the log.
           --json                  Print the summary as JSON.
-          --progress-json         After each durable batch print {"durableSeq":N,"acknowledgedLines":M} on stderr.
+          --progress-json         After each durable batch print {"acknowledgedLines":M,"durableSeq":N} on stderr.
 
         Rejected lines are reported on stderr as INPUT:LINE: reason. Exit status: 0 when every line
         was appended or already present, 65 when any line was rejected, 66 when an input is missing,
-        74 on an I/O error, 75 when another process is writing the log.
+        74 on an I/O error, 75 when another process still holds the log after the wait. The log's
+        folder must exist (exit 66 otherwise); the log file is created in it when missing.
         """,
         run: { try await run($0) })
 
     static func run(_ raw: [String]) async throws -> ExitCode {
         let arguments = try Arguments(command: "ingest", arguments: raw, options: [
             LogOptions.log, .init(name: "--atomic", takesValue: false), .init(name: "--durability", takesValue: true),
-            .init(name: "--wait", takesValue: false), .init(name: "--json", takesValue: false),
+            .init(name: "--json", takesValue: false),
             .init(name: "--progress-json", takesValue: false), .init(name: "--format", takesValue: true),
-        ])
+        ] + LogOptions.wait)
+        let lockWait = try LogOptions.lockWait(arguments)
         let durabilityName = try arguments.choice("--durability", EventLog.Durability.allCases.map(\.rawValue)) ?? "batch"
         let durability = EventLog.Durability(rawValue: durabilityName) ?? .batch
         let appleHealth = try arguments.choice("--format", ["jsonl", "apple-health"]) == "apple-health"
@@ -50,7 +54,9 @@ enum IngestCommandLine {
         defer { readers.forEach { $0.close() } }
         for input in inputs { readers.append(try InputLineReader(path: input)) }
 
-        let log = try EventLog(path: LogOptions.path(arguments), options: .init(durability: durability, lockWait: arguments.flag("--wait") ? .untilAvailable : .never))
+        let path = LogOptions.path(arguments)
+        try LogOptions.requireFolder(path)
+        let log = try EventLog(path: path, options: .init(durability: durability, lockWait: lockWait))
         for warning in await log.warnings { Terminal.err(warning + "\n") }
         let progressJSON = arguments.flag("--progress-json")
         let meter = progressJSON ? nil : ProgressMeter(label: "ingest")
@@ -58,7 +64,7 @@ enum IngestCommandLine {
             log: log, atomic: arguments.flag("--atomic"),
             onRejection: {
                 meter?.finish()
-                Terminal.err("\($0.input):\($0.line): \($0.reason)\n")
+                Terminal.err("\($0.input):\($0.line): \($0.reason.terminalSafe)\n")
             },
             onDurable: { progress in
                 if progressJSON {
@@ -114,13 +120,15 @@ enum IngestCommandLine {
     }
 
     static func describe(_ summary: IngestSession.Summary) -> String {
-        var text = "\(summary.lines) lines: \(summary.appended) appended"
+        var text = "\(Wording.count(summary.lines, "line")): \(summary.appended) appended"
         if let first = summary.firstSeq, let last = summary.lastSeq {
-            text += " (\(summary.eventsAppended) events, seq \(first)–\(last))"
+            text += " (\(Wording.count(summary.eventsAppended, "event")), \(Wording.seqs(first, last)))"
         }
         text += ", \(summary.alreadyAppended) already appended"
-        if summary.forgotten > 0 { text += " (\(summary.forgotten) of forgotten samples, never stored again)" }
-        text += ", \(summary.conflicts) conflicts, \(summary.rejected) rejected"
+        if summary.forgotten > 0 {
+            text += " (\(summary.forgotten) forgotten: \(summary.forgotten == 1 ? "the sample was" : "each sample was") forgotten (erased by forget); it is never stored again)"
+        }
+        text += ", \(Wording.count(summary.conflicts, "conflict")), \(summary.rejected) rejected"
         if summary.withheld { text += "; --atomic: nothing was appended" }
         return text
     }

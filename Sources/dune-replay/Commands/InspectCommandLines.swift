@@ -38,11 +38,11 @@ enum ShowCommandLine {
         var text = """
         seq         \(event.seq)
         type        \(event.type.rawValue)
-        id          \(event.id)
+        id          \(event.id.terminalSafe)
         recordedAt  \(event.recordedAt.text)
         when        \(EventFormatting.hasOwnDate(event) ? "\(event.occurredAt.text) (day \(event.occurredAt.localDate))" : "- (no date of its own: see recordedAt)")
         summary     \(EventFormatting.detail(event))
-        data        \(String(decoding: data, as: UTF8.self))
+        data        \(String(decoding: data, as: UTF8.self).terminalSafe)
 
         """
         if case .sampleIngested(let sample) = event.payload {
@@ -65,7 +65,8 @@ enum VerifyCommandLine {
           --json      The report as JSON.
 
         Exit status 0 when the log is intact, 65 when a line is damaged (each problem is named with its
-        line and byte offset), 66 when the log is missing. Events an older version stored with a
+        line and byte offset) or the last line is torn (the verdict says what the next writer does
+        with it), 66 when the log is missing. Events an older version stored with a
         timestamp outside [1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z) are listed as warnings on stderr
         (not damage: exit 0); every read model skips them.
         """,
@@ -94,26 +95,44 @@ enum VerifyCommandLine {
                 JSONMember("warningCount", .number(Double(report.warningCount))), JSONMember("warnings", .array(warnings)),
             ]))) + "\n")
         } else if report.isIntact {
-            for warning in report.warnings { Terminal.err("\(path): warning: \(warning)\n") }
+            for warning in report.warnings { Terminal.err("\(path): warning: \(String(describing: warning).terminalSafe)\n") }
             if report.warningCount > report.warnings.count {
-                Terminal.err("\(path): warning: … and \(report.warningCount - report.warnings.count) more events outside the timestamp window\n")
+                let more = report.warningCount - report.warnings.count
+                Terminal.err("\(path): warning: … and \(more) more \(Wording.noun(more, "event")) outside the timestamp window\n")
             }
             let appending = report.trailingBytes > 0 ? " (\(report.trailingBytes) more bytes are being appended by an active writer)" : ""
-            Terminal.out("ok: \(path): \(report.lines) events, seq 1–\(report.lastSeq), \(report.bytes - report.trailingBytes) bytes; every CRC matches, seq is gapless, ids are unique\(appending)\n")
+            Terminal.out("ok: \(path): \(Wording.count(report.lines, "event"))\(report.lines > 0 ? ", " + Wording.seqs(1, report.lastSeq) : ""), \(report.bytes - report.trailingBytes) bytes; every CRC matches, seq is gapless, ids are unique\(appending)\n")
             if report.warningCount > 0 {
-                Terminal.out("warning: \(report.warningCount) event(s) with a timestamp outside \(TimestampWindow.description) (written by an older version): not damage; every read model skips them\n")
+                Terminal.out("warning: \(Wording.count(report.warningCount, "event")) with a timestamp outside \(TimestampWindow.description) (written by an older version): not damage; every read model skips them\n")
             }
         } else {
-            for problem in report.problems { Terminal.err("\(path): \(problem)\n") }
+            for problem in report.problems { Terminal.err("\(path): \(String(describing: problem).terminalSafe)\n") }
             if report.problemCount > report.problems.count {
-                Terminal.err("\(path): … and \(report.problemCount - report.problems.count) more problems\n")
+                let more = report.problemCount - report.problems.count
+                Terminal.err("\(path): … and \(more) more \(Wording.noun(more, "problem"))\n")
             }
-            if report.trailingBytes > 0 && !report.writerActive {
-                Terminal.err("\(path): byte \(report.bytes - report.trailingBytes): \(report.trailingBytes) bytes after the last newline (a torn last line; the next ingest moves it to a .torn- side file)\n")
+            let torn = report.trailingBytes > 0 && !report.writerActive
+            if torn {
+                Terminal.err("\(path): byte \(report.bytes - report.trailingBytes): \(Wording.count(report.trailingBytes, "byte")) after the last newline: a torn last line (a write cut short, never acknowledged)\n")
             }
-            Terminal.out("damaged: \(path): \(report.problemCount) damaged line(s) of \(report.lines)\(report.trailingBytes > 0 && !report.writerActive ? ", torn tail of \(report.trailingBytes) bytes" : "")\n")
+            Terminal.out(verdict(path: path, report: report, torn: torn))
         }
         return report.isIntact ? .success : .dataError
+    }
+
+    /// The last line of a report on a log that is not intact: what is wrong,
+    /// and for a torn tail what the next writer does with it.
+    static func verdict(path: String, report: LogVerifier.Report, torn: Bool) -> String {
+        let tail = "the next writer (ingest, forget, an app's store) moves the \(Wording.count(report.trailingBytes, "byte")) after the last newline to "
+            + "\(path).torn-<UTC time> and cuts the log back to its last whole line"
+        guard report.problemCount > 0 else {
+            // Only a torn tail: every whole line is intact.
+            let lines = report.lines > 0 ? "\(Wording.count(report.lines, "whole line")) intact (\(Wording.seqs(1, report.lastSeq)))" : "no whole line"
+            return "torn tail: \(path): \(lines); \(tail)\(report.lines > 0 ? ", then appends after seq \(report.lastSeq)" : "").\n"
+        }
+        var text = "damaged: \(path): \(Wording.count(report.problemCount, "damaged line")) of \(report.lines)"
+        if torn { text += ", and a torn tail: \(tail); appends stay refused until the damage is dealt with" }
+        return text + "\n"
     }
 }
 
@@ -151,13 +170,13 @@ enum StatsCommandLine {
             ]))) + "\n")
             return .success
         }
-        var text = "\(path): \(stats.events) events, \(stats.bytes) bytes"
-        if let first = stats.firstDay, let last = stats.lastDay { text += ", \(first) – \(last) (\(last.ordinal - first.ordinal + 1) days)" }
+        var text = "\(path): \(Wording.count(stats.events, "event")), \(Wording.count(stats.bytes, "byte"))"
+        if let first = stats.firstDay, let last = stats.lastDay { text += ", \(first) – \(last) (\(Wording.count(last.ordinal - first.ordinal + 1, "day")))" }
         if stats.redacted > 0 { text += "; \(stats.redacted) redacted (of forgotten samples)" }
         text += "\n"
         for (title, list) in [("by type", stats.byType), ("by sample kind", stats.byKind), ("by source", stats.bySource)] where !list.isEmpty {
             text += "\n\(title):\n"
-            for count in list { text += "  " + count.name.padding(28) + String(count.count) + "\n" }
+            for count in list { text += "  " + count.name.terminalSafe.padding(28) + String(count.count) + "\n" }
         }
         Terminal.out(text)
         return .success

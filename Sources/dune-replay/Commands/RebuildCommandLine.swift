@@ -70,12 +70,7 @@ enum RebuildCommandLine {
                 meter?.update("\(progress.events) events, seq \(progress.throughSeq)")
             }
         } catch let error as DuneEventsError where error.code == .corruptLog {
-            throw CommandFailure(exitCode: .dataError, message: """
-                Error: \(error)
-                Nothing was rebuilt: read models computed from a damaged log would be wrong.
-                To proceed: run 'dune-replay verify --log \(path)' to list the damage; restore the log from a backup,
-                or rebuild the part before the damage with --until-seq \(max(0, (error.location.line ?? 1) - 1)).
-                """)
+            throw CommandFailure(exitCode: .dataError, message: "Error: \(error)\n" + damageAdvice(error, path: path))
         }
         let files = await projections.files()
         if let directory = arguments.value("--out") {
@@ -97,6 +92,23 @@ enum RebuildCommandLine {
         }
         Terminal.out(await RebuildSummary.text(projections: projections, replay: summary, files: files, directory: arguments.value("--out")))
         return .success
+    }
+
+    /// What to do about a damaged log: the line before the damage is the last
+    /// good one, and in an intact prefix line N holds seq N, so that seq is the
+    /// `--until-seq` that rebuilds everything before the damage.
+    static func damageAdvice(_ error: DuneEventsError, path: String) -> String {
+        var text = """
+            Nothing was rebuilt: read models computed from a damaged log would be wrong.
+            To proceed: run 'dune-replay verify --log \(path)' to list the damage; restore the log from a backup
+            """
+        if let line = error.location.line, line > 1 {
+            let lastGood = line - 1
+            text += ",\nor rebuild the part before the damage (\(Wording.seqs(1, lastGood))) with --until-seq \(lastGood)."
+        } else {
+            text += ".\nThe damage is on the first line: there is nothing before it to rebuild."
+        }
+        return text
     }
 
     /// Writes each file to `directory/<name>` atomically (temporary file, fsync, rename), through

@@ -12,7 +12,9 @@ enum ReportCommandLine {
           --log PATH     The log.
           --html FILE    Write one self-contained HTML file (inline SVG charts, no scripts, no network):
                          readiness with sub-scores, HRV with its normal band, sleep per night, weekly
-                         volume, training load, and tables. '-' writes it to stdout.
+                         volume, training load, and tables. An existing regular FILE is replaced
+                         atomically; a symbolic link, FIFO or device is written through, like
+                         a shell's '>'. '-' writes the page to stdout.
           --no-snapshot  Replay the whole log instead of starting from <log>.snapshot.
 
         The read models start from <log>.snapshot when it is valid (the events after it are
@@ -44,13 +46,26 @@ enum ReportCommandLine {
         if html == "-" {
             Terminal.out(page)
         } else {
-            do throws(DuneEventsError) {
-                try AtomicFile.write(Array(page.utf8), to: html)
-            } catch {
-                throw CommandFailure(exitCode: .ioError, message: "Error: cannot write the report to '\(html)': \(error.message)")
-            }
+            try write(Array(page.utf8), to: html)
             Terminal.out("Wrote \(html) (\(page.utf8.count) bytes)\n")
         }
         return .success
+    }
+
+    /// Writes the page to `path`: a new or regular file is replaced atomically
+    /// (temporary file, fsync, rename); anything else already there — a
+    /// symbolic link, a FIFO, a device — is written through, as a shell's `>`
+    /// would, so the link, the pipe or the device stays what it is.
+    static func write(_ page: [UInt8], to path: String) throws(CommandFailure) {
+        do throws(DuneEventsError) {
+            switch PathKind.entry(path) {
+            case nil, .regularFile?, .directory?:
+                try AtomicFile.write(page, to: path)
+            case .symbolicLink?, .other?:
+                try RedirectedOutput.write(page, to: path)
+            }
+        } catch {
+            throw CommandFailure(exitCode: .ioError, message: "Error: cannot write the report to '\(path)': \(error.message)")
+        }
     }
 }

@@ -13,7 +13,7 @@ enum TailCommandLine {
           -n N            How many of the last events to print first (default 10; 0 prints none).
           -f, --follow    Keep running: print each event another process appends, as soon as its line
                           is complete (the file is polled every 100 ms), until interrupted (Ctrl-C).
-                          A log that does not exist yet is waited for.
+                          A log that does not exist yet is waited for (its folder must exist).
           --json          The stored JSON lines instead of a table.
 
         Only complete lines are printed; a line whose CRC does not match is reported on stderr and skipped.
@@ -32,6 +32,9 @@ enum TailCommandLine {
         guard arguments.positionals.isEmpty else {
             throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
         }
+        if arguments.value("-n") != nil, arguments.value("--lines") != nil {
+            throw CommandFailure(exitCode: .usage, message: "Error: '-n' and '--lines' are the same option; give it once", showUsage: true)
+        }
         let count = try arguments.integer("-n", range: 0...10_000_000) ?? arguments.integer("--lines", range: 0...10_000_000) ?? 10
         let follow = arguments.flag("--follow") || arguments.flag("-f")
         let path = LogOptions.path(arguments)
@@ -42,6 +45,7 @@ enum TailCommandLine {
             file = opened
         } else {
             guard follow else { try LogOptions.requireExisting(path); return .noInput }
+            try LogOptions.requireFolder(path)
             Terminal.err("tail: waiting for '\(path)' to be created…\n")
             while true {
                 try await Task.sleep(nanoseconds: pollNanoseconds)
@@ -111,6 +115,6 @@ private struct TailPrinter {
 
     /// Writes every byte to stdout; `false` when it is closed.
     static func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { Terminal.writeAll(fd: StandardStreams.output, $0) }
+        bytes.withUnsafeBytes { Terminal.out(buffer: $0) }
     }
 }

@@ -55,7 +55,8 @@ enum ExplainText {
         let target = "\(three(day.sleepTargetMinutes)) min" + (explanation.sleepTargetSeq.map { " (profile.updated seq \($0))" } ?? " (default)")
         text += "\n" + style.bold("Sleep") + "  "
         if let sleep = explanation.values.sleep {
-            text += "\(three(sleep.minutes)) min = union of \(sleep.union.count) interval(s) of \(sleep.samples.count) \(sleep.basis.rawValue) sample(s), all sources together\n"
+            text += "\(three(sleep.minutes)) min = union of \(Wording.count(sleep.union.count, "interval")) of \(sleep.samples.count) \(sleep.basis.rawValue) "
+                + "\(Wording.noun(sleep.samples.count, "sample")), all sources together\n"
             for interval in sleep.union {
                 text += "    \(interval.start.text) → \(interval.end.text)  \(three(interval.seconds / 60)) min\n"
             }
@@ -105,20 +106,20 @@ enum ExplainText {
         text += "\n" + style.bold("Workouts") + " (summed in seq order; energy, distance and volume add 0 when absent):\n"
         if stats.workouts.isEmpty { text += "  none\n" }
         for workout in stats.workouts {
-            var line = "  seq \(String(workout.sample.seq).padding(7)) \(workout.start.text)  \(workout.activityType) \(three(workout.minutes)) min"
+            var line = "  seq \(String(workout.sample.seq).padding(7)) \(workout.start.text)  \(workout.activityType.terminalSafe) \(three(workout.minutes)) min"
             if let energy = workout.energyKcal { line += ", \(three(energy)) kcal" }
             if let distance = workout.distanceMeters { line += ", \(three(distance / 1000)) km" }
             if let volume = workout.volumeKg { line += ", \(three(volume)) kg volume" }
-            text += line + "  [\(explanation.workoutSources[workout.sample] ?? "?")] id=\(workout.sample.id)\n"
+            text += line + "  [\((explanation.workoutSources[workout.sample] ?? "?").terminalSafe)] id=\(workout.sample.id.terminalSafe)\n"
         }
         text += "\n" + style.bold("Steps") + " (each day counts its largest per-source sum; the week sums the days):\n"
         if explanation.days.allSatisfy({ $0.steps == nil }) { text += "  none\n" }
         for day in explanation.days {
             guard let steps = day.steps else { continue }
-            text += "  \(day.date)  \(three(steps.value)) from \(steps.source)\n"
+            text += "  \(day.date)  \(three(steps.value)) from \(steps.source.terminalSafe)\n"
             for source in steps.sources {
                 let mark = source.source == steps.source ? "counted" : "not counted"
-                let head = "    \(source.source): \(three(source.steps)) (\(source.samples.count) samples, \(mark)): seq "
+                let head = "    \(source.source.terminalSafe): \(three(source.steps)) (\(Wording.count(source.samples.count, "sample")), \(mark)): seq "
                 text += head + wrap(source.samples.map { String($0.seq) }, indent: 6, start: head.count) + "\n"
             }
         }
@@ -186,17 +187,18 @@ enum ExplainText {
     static func sync(_ trace: FeatureLoadTrace, _ style: TextStyle) -> String {
         let state = trace.state
         let counts = state.counts
-        var text = style.bold("sync \(trace.feature)") + ": phase \(state.phase.rawValue), "
-            + (state.isLoading ? "loading task \(state.currentTask ?? "?")" : "not loading") + ", last error " + (state.lastError.map { "\"\($0)\"" } ?? "none") + "\n"
+        var text = style.bold("sync \(trace.feature.terminalSafe)") + ": phase \(state.phase.rawValue), "
+            + (state.isLoading ? "loading task \((state.currentTask ?? "?").terminalSafe)" : "not loading") + ", last error "
+            + (state.lastError.map { "\"\($0.terminalSafe)\"" } ?? "none") + "\n"
         text += "  counts: started \(counts.started), completed \(counts.completed), failed \(counts.failed), cancelled \(counts.cancelled), "
             + "staleIgnored \(counts.staleIgnored); settled phase \(state.settledPhase.rawValue) (a cancellation returns there); last task event seq \(state.lastEventSeq)\n"
         text += "\n" + style.bold("Task events") + " (what each did; a completion or failure of a task that is not current is staleIgnored):\n"
         for step in trace.steps {
-            var line = "  seq \(String(step.seq).padding(7)) \(step.record.at.text)  \(step.record.task) \(step.record.phase.rawValue)"
+            var line = "  seq \(String(step.seq).padding(7)) \(step.record.at.text)  \(step.record.task.terminalSafe) \(step.record.phase.rawValue)"
             if let reason = step.record.reason {
-                line += reason == .superseded ? " (superseded by \(step.record.supersededBy ?? "?"))" : " (\(reason.rawValue))"
+                line += reason == .superseded ? " (superseded by \((step.record.supersededBy ?? "?").terminalSafe))" : " (\(reason.rawValue))"
             }
-            if let error = step.record.error { line += ": \(error)" }
+            if let error = step.record.error { line += ": \(error.terminalSafe)" }
             line += "  → \(step.effect.rawValue), \(step.phaseBefore.rawValue) → \(step.phaseAfter.rawValue)"
             switch step.effect {
             case .staleIgnored: text += style.dim(line) + "\n"
@@ -206,7 +208,7 @@ enum ExplainText {
         }
         let open = trace.unfinishedTasks
         text += "\n" + style.bold("Started and never ended") + ": "
-        text += open.isEmpty ? "none\n" : "\n" + open.map { style.red("  ! \($0.record.task) started at seq \($0.seq) (\($0.record.at.text))") + "\n" }.joined()
+        text += open.isEmpty ? "none\n" : "\n" + open.map { style.red("  ! \($0.record.task.terminalSafe) started at seq \($0.seq) (\($0.record.at.text))") + "\n" }.joined()
         return text
     }
 
@@ -218,15 +220,15 @@ enum ExplainText {
         let throttle = RefreshCoordinator.throttleSeconds
         let request = recorded.source.rawValue + (recorded.kind.map { " (\($0.rawValue))" } ?? "")
         var text = style.bold("refresh seq \(explanation.seq)") + ": \(request) at \(recorded.at.text) → " + outcome(recorded) + "\n"
-        text += "\nCoordinator state just before it (the refresh events before seq \(explanation.seq), folded with RefreshCoordinator.evolve):\n"
+        text += "\nThe refresh coordinator just before it (from the refresh requests before seq \(explanation.seq)):\n"
         if let last = state.lastPerformedAt, let since = explanation.secondsSinceLastPerformed {
-            text += "  last performed refresh   seq \(explanation.lastPerformedSeq.map(String.init) ?? "?") at \(last.text): \(three(since)) s before (\(since < throttle ? "<" : "≥") \(three(throttle)) s)\n"
+            text += "  last performed refresh   seq \(explanation.lastPerformedSeq.map(String.init) ?? "?") at \(last.text): " + gap(since, throttle: throttle) + "\n"
         } else {
             text += "  last performed refresh   none\n"
         }
         if let kind = recorded.kind {
             if let last = state.lastObserverAt[kind], let since = explanation.secondsSinceLastObserver {
-                text += "  " + "last \(kind.rawValue) observer".padding(25) + "seq \(explanation.lastObserverSeq.map(String.init) ?? "?") at \(last.text): \(three(since)) s before (\(since < throttle ? "<" : "≥") \(three(throttle)) s)\n"
+                text += "  " + "last \(kind.rawValue) observer".padding(25) + "seq \(explanation.lastObserverSeq.map(String.init) ?? "?") at \(last.text): " + gap(since, throttle: throttle) + "\n"
             } else {
                 text += "  " + "last \(kind.rawValue) observer".padding(25) + "none\n"
             }
@@ -249,9 +251,19 @@ enum ExplainText {
         for (index, rule) in rules.enumerated() {
             text += index + 1 == applied ? style.bold("  ▶ " + rule) + "\n" : "    " + rule + "\n"
         }
-        text += "\nRecomputed with RefreshCoordinator.decide: \(outcome(explanation.decided)) — "
+        text += "\nThe rules applied again to the requests before it give: \(outcome(explanation.decided)) — "
             + (explanation.decisionMatches ? "matches the log.\n" : style.red("DIFFERS from the log (\(outcome(recorded)))") + "\n")
         return text
+    }
+
+    /// How long before this request an earlier one was, against the throttle;
+    /// a request dated before it came out of order (a device clock, a late
+    /// delivery) and counts as within the throttle (T − last < 60 s, docs/input-format.md).
+    private static func gap(_ since: Double, throttle: Double) -> String {
+        if since < 0 {
+            return "this request is dated \(three(-since)) s earlier: it came out of order, so it is within the \(three(throttle)) s throttle (an earlier request is stale)"
+        }
+        return "\(three(since)) s before (\(since < throttle ? "<" : "≥") \(three(throttle)) s)"
     }
 
     private static func outcome(_ record: RefreshRecord) -> String {
@@ -269,16 +281,16 @@ enum ExplainText {
         var text = ""
         for trail in trails {
             let single = trail.versions.count == 1
-            if !single { text += "  \(trail.kind.rawValue) id=\(trail.id), \(trail.versions.count) events:\n" }
+            if !single { text += "  \(trail.kind.rawValue) id=\(trail.id.terminalSafe), \(trail.versions.count) events:\n" }
             for version in trail.versions {
                 var line = (single ? "  " : "    ") + "seq \(String(version.seq).padding(7))"
                 switch version.change {
                 case .ingested(let sample):
-                    line += "\(sample.start.text)  \(single ? trail.kind.rawValue + " " : "")\(value(of: sample))  [\(sample.source)]"
+                    line += "\(sample.start.text)  \(single ? trail.kind.rawValue + " " : "")\(value(of: sample))  [\(sample.source.terminalSafe)]"
                 case .deleted(let at):
                     line += "\(at.text)  sample.deleted"
                 }
-                if single { line += " id=\(trail.id)" }
+                if single { line += " id=\(trail.id.terminalSafe)" }
                 line += "  → " + version.fate.explanation
                 switch version.fate {
                 case .counted: text += line + "\n"
@@ -298,7 +310,7 @@ enum ExplainText {
         case .sleep(let stage):
             return "\(stage.rawValue) until \(sample.end.text) (\(three(sample.durationSeconds / 60)) min)"
         case .workout(let workout):
-            var text = "\(workout.activityType) \(three(sample.durationSeconds / 60)) min"
+            var text = "\(workout.activityType.terminalSafe) \(three(sample.durationSeconds / 60)) min"
             if let energy = workout.energyKcal { text += ", \(three(energy)) kcal" }
             if let distance = workout.distanceMeters { text += ", \(three(distance / 1000)) km" }
             return text

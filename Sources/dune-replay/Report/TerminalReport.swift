@@ -67,7 +67,7 @@ enum TerminalReport {
             + ", target \(duration(data.readiness.sleepTargetMinutes))"
             + (day.sleepScore.map { ", sleep score \(one($0))" } ?? "") + "\n"
         text += "  " + sleep.union.map { "\(clock($0.start))–\(clock($0.end))" }.joined(separator: ", ")
-            + " (\(sleep.union.count) interval\(sleep.union.count == 1 ? "" : "s") after the union of \(sleep.samples.count) samples)\n"
+            + " (\(sleep.union.count) interval\(sleep.union.count == 1 ? "" : "s") after the union of \(Wording.count(sleep.samples.count, "sample")))\n"
         return text
     }
 
@@ -107,9 +107,9 @@ enum TerminalReport {
             + (refresh.lastRefreshAt.map { ", last refresh \($0.text)" } ?? "")
             + (refresh.pendingInvalidation ? ", caches invalidated since" : "") + "\n"
         for feature in data.sync.features {
-            var line = "  " + feature.feature.padding(14) + feature.phase.rawValue
-            if let task = feature.currentTask { line += " (task \(task) in flight)" }
-            if let error = feature.lastError { line += style.red(" — last error: \(error)") }
+            var line = "  " + feature.feature.terminalSafe.padding(14) + feature.phase.rawValue
+            if let task = feature.currentTask { line += " (task \(task.terminalSafe) in flight)" }
+            if let error = feature.lastError { line += style.red(" — last error: \(error.terminalSafe)") }
             text += line + "\n"
         }
         return text

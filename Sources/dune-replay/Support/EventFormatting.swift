@@ -2,8 +2,13 @@ import DuneEvents
 
 /// Human-readable one-line descriptions of events for `history`, `show` and `tail`.
 enum EventFormatting {
-    /// `kind value unit  source` and similar, per event type.
+    /// `kind value unit  source` and similar, per event type; every character
+    /// of the data a terminal would act on is escaped (``TerminalText``).
     static func detail(_ event: RecordedEvent) -> String {
+        rawDetail(event).terminalSafe
+    }
+
+    private static func rawDetail(_ event: RecordedEvent) -> String {
         switch event.payload {
         case .sampleIngested(let sample):
             var text = "\(sample.kind.rawValue) "
@@ -14,7 +19,7 @@ enum EventFormatting {
                     text += " (\(number(quantity.inputValue)) \(quantity.inputUnit))"
                 }
             case .sleep(let stage):
-                text += "\(stage.rawValue) \(number(sample.durationSeconds / 60)) min until \(sample.end.text)"
+                text += "\(stage.rawValue) \(number(sample.durationSeconds / 60)) min until \(sample.end.text) (counts for \(sample.day))"
             case .workout(let workout):
                 text += "\(workout.activityType) \(number(sample.durationSeconds / 60)) min"
                 if let energy = workout.energyKcal { text += ", \(number(energy)) kcal" }
@@ -45,7 +50,7 @@ enum EventFormatting {
         case .redacted(let redacted):
             return "REDACTED (forgotten) sample id=\(redacted.sampleID)"
         case .dataForgotten(let record):
-            return "forget: \(record.samples) samples, \(record.events) events redacted (selectors: \(record.selectors.joined(separator: ", ")))"
+            return "forget: \(Wording.count(record.samples, "sample")), \(Wording.count(record.events, "event")) redacted (selectors: \(record.selectors.joined(separator: ", ")))"
         }
     }
 

@@ -5,7 +5,7 @@ import DuneProjections
 /// sub-scores, the latest week against the one before, and trend directions.
 enum RebuildSummary {
     static func text(projections: ProjectionSet, replay: Replayer.Summary, files: [ReadModelFile], directory: String?) async -> String {
-        var text = "Replayed \(replay.events) events (through seq \(replay.throughSeq)).\n"
+        var text = "Replayed \(Wording.count(replay.events, "event")) (through seq \(replay.throughSeq)).\n"
         if replay.skippedOutsideTimestampWindow > 0 {
             text += "Skipped \(skippedText(replay.skippedOutsideTimestampWindow)).\n"
         }

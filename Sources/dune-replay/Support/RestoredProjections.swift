@@ -23,7 +23,7 @@ struct RestoredProjections {
         let throughSeq = await projections.throughSeq()
         if restored.snapshotSeq > 0 {
             Terminal.err("\(command): started from \(SnapshotFile.path(forLog: path)) at seq \(restored.snapshotSeq), "
-                         + "then replayed \(throughSeq - restored.snapshotSeq) later events\n")
+                         + "then replayed \(Wording.count(throughSeq - restored.snapshotSeq, "later event"))\n")
         } else if usingSnapshot, await SnapshotFile.writeIfLockFree(projections, logPath: path) {
             Terminal.err("\(command): wrote \(SnapshotFile.path(forLog: path)) at seq \(throughSeq) for the next run\n")
         }

@@ -1,20 +1,53 @@
 import DuneEvents
+import Synchronization
 
 /// Writes to stdout and stderr without Foundation's `FileHandle` (which traps on error).
+///
+/// Every stdout write is checked: the first one that fails or is cut short (a
+/// full disk, a file size limit, a closed pipe) is remembered, later output is
+/// dropped, and ``DuneReplay`` ends the command with exit 74 and the reason
+/// (``outputFailure``), so a cut-off output is never reported as success.
+/// Failed stderr writes are ignored: there is nowhere left to report them.
 enum Terminal {
+    /// The first failed stdout write, if any.
+    private static let failure = Mutex<DuneEventsError?>(nil)
+
+    /// Why stdout could not be written, or `nil` while every write succeeded.
+    static var outputFailure: DuneEventsError? {
+        failure.withLock { $0 }
+    }
+
+    /// Whether a stdout write has failed: long loops stop producing output.
+    static var outputFailed: Bool { outputFailure != nil }
+
     /// Writes `text` to stdout.
     static func out(_ text: String) {
-        write(fd: 1, text)
+        var text = text
+        _ = text.withUTF8 { out(buffer: UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes bytes to stdout.
     static func out(bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { writeAll(fd: 1, $0) }
+        _ = bytes.withUnsafeBytes { out(buffer: $0) }
+    }
+
+    /// Writes every byte to stdout; `false` when this or an earlier write failed.
+    @discardableResult
+    static func out(buffer: UnsafeRawBufferPointer) -> Bool {
+        guard !outputFailed else { return false }
+        do throws(DuneEventsError) {
+            try StandardStreams.writeAll(buffer, to: StandardStreams.output, name: "standard output")
+            return true
+        } catch {
+            failure.withLock { if $0 == nil { $0 = error } }
+            return false
+        }
     }
 
     /// Writes `text` to stderr.
     static func err(_ text: String) {
-        write(fd: 2, text)
+        var text = text
+        _ = text.withUTF8 { StandardStreams.write(UnsafeRawBufferPointer($0), to: StandardStreams.error) }
     }
 
     /// Whether `fd` is a terminal.
@@ -22,20 +55,10 @@ enum Terminal {
         StandardStreams.isTerminal(fd)
     }
 
-    /// Whether colour may be used on `fd` (a terminal, and `NO_COLOR` unset).
+    /// Whether colour may be used on `fd`: a terminal, and `NO_COLOR` unset or
+    /// empty (no-color.org: only a non-empty value turns colour off).
     static func colorEnabled(_ fd: Int32) -> Bool {
-        isTerminal(fd) && ProcessEnvironment.value(of: "NO_COLOR") == nil
-    }
-
-    private static func write(fd: Int32, _ text: String) {
-        var text = text
-        _ = text.withUTF8 { writeAll(fd: fd, UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Writes every byte; stops quietly when the stream is closed (e.g. `| head`).
-    @discardableResult
-    static func writeAll(fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
-        StandardStreams.write(buffer, to: fd)
+        isTerminal(fd) && (ProcessEnvironment.value(of: "NO_COLOR") ?? "").isEmpty
     }
 }
 

@@ -50,7 +50,7 @@ import DuneFixtures
         #expect("health\u{212A}itObserver" == "healthKitObserver", "the canonical equivalence this test is about")
         #expect(Array(kelvin.utf8).withUnsafeBytes { InputParser.parseSignal($0) } == nil)
         let rejection = #expect(throws: InputParser.Rejection.self) { try InputParser.parse(kelvin) }
-        #expect(rejection?.reason.contains(#"field "source""#) == true, "\(String(describing: rejection))")
+        #expect(rejection?.code == .unknownName && rejection?.field == "source", "\(String(describing: rejection))")
         let ascii = kelvin.replacingOccurrences(of: "\u{212A}", with: "K")
         let command = try InputParser.parse(ascii)
         let event = try #require(IngestState().decide(command).events.last)

@@ -69,7 +69,7 @@ import Testing
             let next = try EventLog(path: path)
             #expect(await next.warnings.contains { $0.contains("discarded the unfinished new log") })
             await next.close()
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["events.jsonl"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["events.jsonl", "events.jsonl.synced"])
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         }
     }
@@ -85,7 +85,7 @@ import Testing
             let next = try EventLog(path: path, options: .init(checkpointBytes: nil))
             #expect(await next.warnings.contains { $0.contains("finished the cleanup of an interrupted forget (deleted 4 files") })
             await next.close()
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["events.jsonl", "notes.txt"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["events.jsonl", "events.jsonl.synced", "notes.txt"])
         }
     }
 

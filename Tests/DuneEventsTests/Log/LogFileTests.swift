@@ -116,7 +116,7 @@ import Testing
                 _ = try LogFile.openForAppend(path: path, create: true, lock: .failIfLocked)
             }
             #expect(error == DuneEventsError(.logLocked,
-                                             "log '\(path)' is in use by another writer; wait for it to finish, or pass --wait",
+                                             "log '\(path)' is in use by another writer",
                                              location: .init(path: path)))
             // Readers never need the lock.
             #expect(try LogFile.openForReading(path: path).size == 0)

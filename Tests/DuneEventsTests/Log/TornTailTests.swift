@@ -24,7 +24,7 @@ import Testing
             let sidePath = path + ".torn-" + Self.timestamp
             if lastGood == cut {
                 #expect(recovery == .intact)
-                #expect(try logTestListing(directory) == ["events.jsonl"])
+                #expect(try logTestListing(directory) == ["events.jsonl", "events.jsonl.synced"])
             } else {
                 #expect(recovery == .quarantined(LogFile.TornTailReport(sidePath: sidePath, byteOffset: lastGood, byteCount: cut - lastGood)))
                 #expect(try logTestRead(sidePath) == Array(Self.log[lastGood..<cut]))
@@ -44,12 +44,23 @@ import Testing
         }
     }
 
-    @Test func completeLastLineWithBadCRCIsQuarantinedWithItsNewline() throws {
+    /// Lines 1 and 2 durably synced by a writer (which leaves `<log>.synced`
+    /// saying so), then `tail` written past them without a sync.
+    static func syncedTwoLinesThen(_ tail: [UInt8], at path: String) throws {
+        try logTestWrite(path, Self.lines[0] + Self.lines[1])
+        let writer = try LogFile.openForAppend(path: path, create: false, lock: .failIfLocked)
+        #expect(try writer.quarantineTornTail() == .intact)
+        try writer.sync()
+        try writer.close()
+        try logTestWrite(path, Self.lines[0] + Self.lines[1] + tail)
+    }
+
+    @Test func completeLastLineWithBadCRCPastTheSyncedLengthIsQuarantinedWithItsNewline() throws {
         try withLogTestDirectory { directory in
             let path = directory + "/events.jsonl"
             var broken = Self.lines[2]
             broken[5] ^= 0x01  // still ends with "}\n", but the CRC no longer matches
-            try logTestWrite(path, Self.lines[0] + Self.lines[1] + broken)
+            try Self.syncedTwoLinesThen(broken, at: path)
             let writer = try LogFile.openForAppend(path: path, create: false, lock: .failIfLocked)
 
             let recovery = try writer.quarantineTornTail(validLine: StoredLine.isIntact, timestamp: Self.timestamp)
@@ -85,6 +96,42 @@ import Testing
         }
     }
 
+    /// SPEC §4: a complete last line inside the synced part that fails its
+    /// CRC was acknowledged. It is damage: nothing is moved aside, nothing
+    /// truncated (before, it was taken for a torn tail and its seq reused).
+    @Test func completeLastLineWithBadCRCInsideTheSyncedPartIsDamage() throws {
+        try withLogTestDirectory { directory in
+            let path = directory + "/events.jsonl"
+            try Self.syncedTwoLinesThen(Self.lines[2], at: path)
+            let writer = try LogFile.openForAppend(path: path, create: false, lock: .failIfLocked)
+            #expect(try writer.quarantineTornTail() == .intact)
+            try writer.sync()  // all three lines synced now
+            try writer.close()
+            var content = try logTestRead(path)
+            content[Self.boundaries[2] + 5] ^= 0x01
+            try logTestWrite(path, content)
+
+            let again = try LogFile.openForAppend(path: path, create: false, lock: .failIfLocked)
+            #expect(try again.quarantineTornTail(validLine: StoredLine.isIntact, timestamp: Self.timestamp) == .damaged(byteOffset: Self.boundaries[2]))
+            #expect(try logTestRead(path) == content)
+            #expect(try logTestListing(directory) == ["events.jsonl", "events.jsonl.synced"])
+        }
+    }
+
+    /// Without `<log>.synced` (a log of an older version) every complete
+    /// line counts as synced: a bad complete last line is damage too.
+    @Test func completeLastLineWithBadCRCWithoutARecordIsDamage() throws {
+        try withLogTestDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let content = Self.lines[0] + Self.lines[1] + Self.corrupted(Self.lines[2])
+            try logTestWrite(path, content)
+            let writer = try LogFile.openForAppend(path: path, create: false, lock: .failIfLocked)
+            #expect(try writer.quarantineTornTail(validLine: StoredLine.isIntact, timestamp: Self.timestamp) == .damaged(byteOffset: Self.boundaries[2]))
+            #expect(try logTestRead(path) == content)
+            #expect(try logTestListing(directory) == ["events.jsonl"])
+        }
+    }
+
     static func corrupted(_ line: [UInt8]) -> [UInt8] {
         var line = line
         line[3] = UInt8(ascii: "X")
@@ -94,11 +141,14 @@ import Testing
     @Test func callersCheckDecidesWhatIsGood() throws {
         try withLogTestDirectory { directory in
             let path = directory + "/events.jsonl"
-            try logTestWrite(path, Array("good\ngood\nbad\n".utf8))
+            try logTestWrite(path, Array("good\ngood\nbad!".utf8))
             let writer = try LogFile.openForAppend(path: path, create: false, lock: .failIfLocked)
             let recovery = try writer.quarantineTornTail(validLine: { Array($0) == Array("good".utf8) }, timestamp: Self.timestamp)
             #expect(recovery == .quarantined(LogFile.TornTailReport(sidePath: path + ".torn-" + Self.timestamp, byteOffset: 10, byteCount: 4)))
             #expect(try logTestRead(path) == Array("good\ngood\n".utf8))
+            // The default check (the CRC) finds the line before the torn bytes bad: damage.
+            try logTestWrite(path, Array("good\ngood\npart".utf8))
+            #expect(try writer.quarantineTornTail() == .damaged(byteOffset: 5))
         }
     }
 

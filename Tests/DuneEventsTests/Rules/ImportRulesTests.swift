@@ -22,8 +22,10 @@ import Testing
     /// The pure core: these folders of DuneEvents, the input parser, and all of DuneProjections.
     static let coreFolders = ["Sources/DuneEvents/Model/", "Sources/DuneEvents/Codec/", "Sources/DuneEvents/Deciders/",
                               "Sources/DuneEvents/Batch/", "Sources/DuneProjections/"]
-    /// Input parsing, inside the otherwise I/O-doing Input folder.
-    static let corePrefixes = ["Sources/DuneEvents/Input/InputParser"]
+    /// Input parsing and the input rules, inside the otherwise I/O-doing Input folder.
+    static let corePrefixes = ["Sources/DuneEvents/Input/InputParser", "Sources/DuneEvents/Input/InputRules",
+                               "Sources/DuneEvents/Input/IngestCommand", "Sources/DuneEvents/Input/Rejection",
+                               "Sources/DuneEvents/Input/SampleInput", "Sources/DuneEvents/Input/SampleUnits"]
     /// What the core may import.
     static let coreImports: Set<String> = ["Swift", "DuneEvents", "Synchronization"]
 
@@ -39,8 +41,9 @@ import Testing
     ]
     /// The files of Sources that hold SwiftUI's state and so may import Observation (it ships with the toolchain on every platform).
     static let observationFiles: Set<String> = ["Sources/DuneProjections/Store/StoreStateModel.swift"]
-    /// The files of Sources allowed Foundation: none (rebuild and report write through the layer).
-    static let foundationFiles: Set<String> = []
+    /// The files of Sources allowed Foundation: only the app-facing `Timestamp` from a `Date`,
+    /// compiled where an app has Foundation (`#if canImport(Darwin)`), never on Linux.
+    static let foundationFiles: Set<String> = ["Sources/DuneEvents/Support/Timestamp+Date.swift"]
     /// What any file of Sources may import, besides the lists above.
     static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "DuneFixtures", "Synchronization"]
     /// What any test file may import; libc only under `#if canImport(<module>)`.

@@ -103,7 +103,7 @@ extension Reliability {
             try withCLI { cli in
                 try cli.write("input.jsonl", CLIFixture.text)
                 try cli.write("plain", "not a directory\n")
-                try expectRefused(cli, ["ingest", "--log", "plain/events.jsonl", "input.jsonl"], status: [66], message: "a component of the path is not a directory")
+                try expectRefused(cli, ["ingest", "--log", "plain/events.jsonl", "input.jsonl"], status: [66], message: "the log's folder 'plain' is not a folder")
                 for command in Self.readers {
                     try expectRefused(cli, command + ["--log", "plain/events.jsonl"], status: [66], message: "no log at 'plain/events.jsonl'")
                 }
@@ -142,8 +142,9 @@ extension Reliability {
                 // A new log in a directory nobody may write to: refused, nothing created.
                 try expectRefused(cli, ["ingest", "--log", cli.path("new.jsonl"), cli.path("more.jsonl")], status: [66, 74],
                                   message: "Permission denied (errno 13)", launcher: Self.asNobody)
-                try expectRefused(cli, ["ingest", "--log", cli.path("sub/new.jsonl"), cli.path("more.jsonl")], status: [66, 74],
-                                  message: "Permission denied (errno 13)", launcher: Self.asNobody)
+                // A log in a folder that does not exist: refused before anything is tried (issue 25).
+                try expectRefused(cli, ["ingest", "--log", cli.path("sub/new.jsonl"), cli.path("more.jsonl")], status: [66],
+                                  message: "the log's folder '\(cli.path("sub"))' does not exist", launcher: Self.asNobody)
             }
         }
     }

@@ -9,8 +9,10 @@ import Testing
 extension Reliability {
     /// Random bytes flipped in copies of a valid log: `verify` names exactly the lines
     /// that hold a flipped byte (line number and byte offset), `rebuild` refuses and
-    /// prints no numbers, and `ingest` never repairs damage silently — only a damaged
-    /// last line is treated as a torn tail and moved aside, with a warning.
+    /// prints no numbers, and `ingest` never repairs damage silently. A copy has no
+    /// synced-length record of its own, so every complete line counts as synced: a
+    /// damaged complete last line is damage too, refused; only bytes after the last
+    /// newline (a flip that removed it) are a torn tail, moved aside with a warning.
     @Suite struct Corruption {
         static let seed: UInt64 = 0x666C_6970  // "flip"
         /// Copies with flips anywhere, with one flip in the last line only, with flips anywhere
@@ -78,8 +80,7 @@ extension Reliability {
                         }
                     }
                     let tornTail = damaged.trailingBytes > 0  // a flip removed the final newline
-                    let lastSegment = Segment(line: damaged.count, byteOffset: damaged.starts.last ?? 0)
-                    let onlyTheEndIsDamaged = tornTail ? touched.isEmpty : touched == [lastSegment]
+                    let onlyTheEndIsDamaged = tornTail && touched.isEmpty
 
                     // verify: exit 65, names exactly the touched lines.
                     let verify = try cli.run(["verify", "--log", "copy.jsonl"])
@@ -118,13 +119,12 @@ extension Reliability {
                         #expect(!cli.exists("models"), "\(context): rebuild wrote read models")
                     }
 
-                    // ingest of nothing: a damaged last line alone is a torn tail (moved aside, with a warning);
-                    // damage anywhere else is refused and, apart from such a tail, left exactly as it was.
+                    // ingest of nothing: bytes after the last newline alone are a torn tail (moved aside, with a
+                    // warning); damage to any complete line, the last one included, is refused and left as it was.
                     let append = try cli.run(["ingest", "--log", "copy.jsonl", "-"], stdin: [])
                     let after = try cli.bytes("copy.jsonl")
                     let sideFiles = try cli.listing().filter { $0.hasPrefix("copy.jsonl.torn-") }
-                    let lastBad = tornTail || touched.contains(lastSegment)
-                    let cut = tornTail ? (damaged.ends.last ?? 0) : lastSegment.byteOffset
+                    let cut = damaged.ends.last ?? 0
                     if onlyTheEndIsDamaged {
                         tornTailCopies += 1
                         #expect(append.status == 0, "\(context): \(append)")
@@ -136,12 +136,12 @@ extension Reliability {
                         #expect(append.stdout == "", "\(context): \(append)")
                         #expect(append.stderr.contains("Run 'dune-replay verify'"), "\(context): \(append)")
                     }
-                    // Whatever ingest did, it only ever moved a bad last line aside — never anything else.
+                    // Whatever ingest did, it only ever moved an unterminated end aside — never anything else.
                     if sideFiles.isEmpty {
                         #expect(after == bytes, "\(context): the damaged log was changed")
                     } else {
-                        #expect(lastBad && sideFiles.count == 1, "\(context): \(sideFiles)")
-                        #expect(after == Array(bytes[..<cut]), "\(context): the log was cut somewhere else than before its bad last line")
+                        #expect(onlyTheEndIsDamaged && sideFiles.count == 1, "\(context): \(sideFiles)")
+                        #expect(after == Array(bytes[..<cut]), "\(context): the log was cut somewhere else than after its last newline")
                         #expect(try cli.bytes(sideFiles[0]) == Array(bytes[cut...]), "\(context)")
                     }
                     for name in sideFiles { try FileManager.default.removeItem(atPath: cli.path(name)) }

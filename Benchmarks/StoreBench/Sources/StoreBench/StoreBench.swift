@@ -146,8 +146,8 @@ struct StoreBench {
         /// Sample `index`: one minute, 20 s after the previous one (4,000 fit in a day).
         func input(_ index: Int) -> StoreInput {
             let start = midnight.adding(seconds: Int64(index % 4000) * 20)
-            return .sample(SampleInput(id: "\(prefix)-\(index)", kind: .hrv, start: start, end: start.adding(seconds: 60),
-                                       source: "StoreBench", reading: .quantity(value: 50, unit: "ms")))
+            return .sample(SampleInput(id: "\(prefix)-\(index)", start: start, end: start.adding(seconds: 60),
+                                       source: "StoreBench", reading: .hrv(50, .milliseconds)))
         }
     }
 

@@ -1,26 +1,45 @@
 import DuneProjections
 import Foundation
 
-/// What an iOS app does with DuneEvents, end to end: open the store, feed it
-/// what HealthKit delivers, record a refresh and a load task, wait for the
-/// store to say the read models changed, show readiness, close.
+/// What an iOS app does with DuneEvents, end to end: open the store, observe
+/// its state, feed it what HealthKit delivers, record a refresh and a load
+/// task, show readiness, and let a widget read the same log read-only.
+///
+/// With flags (`--log`, `--append`, `--source`, `--read-only`, `--hold`) it
+/// runs one process of several sharing one log instead; see ``Arguments``.
 @main
 struct EmbeddingApp {
     static func main() async throws {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            printError("EmbeddingApp: \(error.message)\n\(Arguments.usage)")
+            exit(64)
+        }
+        if arguments.isDemo {
+            try await demo()
+        } else {
+            exit(await SharedLogProcess(arguments: arguments).run())
+        }
+    }
+
+    /// The demo `.ci/run` runs: deterministic output, a log in a temporary folder.
+    static func demo() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("EmbeddingApp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("events.jsonl").path
 
-        let store = try await DuneStore.open(at: directory.appendingPathComponent("events.jsonl").path)
+        // The app opens the log read-write. No lock is held while it is idle.
+        let store = try await DuneStore.open(at: path)
 
-        // A view model subscribes before anything is appended.
-        let firstUpdate = Task { () -> StoreUpdate? in
-            for await update in store.updates { return update }
-            return nil
-        }
+        // An observation's first element is the current state (an empty log here).
+        let observer = FakeHealthKitObserver()
+        let before = try await firstState(of: store)
+        print("states: first element throughSeq \(before) before any append")
 
         // Thirty mornings of samples, as the observer delivers them.
-        let observer = FakeHealthKitObserver()
         var appended = 0
         for day in 0..<30 {
             let outcomes = try await store.append(observer.samples(forMorning: day).map { StoreInput.sample($0) })
@@ -33,23 +52,60 @@ struct EmbeddingApp {
         _ = try await store.append(.task(TaskCommand(task: "load-1", feature: "readiness", phase: .started, at: now)))
         _ = try await store.append(.task(TaskCommand(task: "load-1", feature: "readiness", phase: .cancelled,
                                                      at: now.adding(seconds: 2))))
-
-        guard let update = await firstUpdate.value else {
-            print("no update received")
-            return
-        }
         print("appended \(appended) samples; refresh: \(refresh)")
-        print("update received: throughSeq \(update.throughSeq), changed \(update.changedModels.map(\.description).sorted())")
 
-        let readiness = await store.readiness
-        if let today = readiness.days.last {
+        // One read gives the four read models at one seq.
+        let state = await store.state
+        print("state: throughSeq \(state.throughSeq); readiness, trends, weekly stats and sync status all at "
+              + "\(Set([state.readiness.throughSeq, state.trends.throughSeq, state.weeklyStats.throughSeq, state.syncStatus.throughSeq]).sorted())")
+        if let today = state.readiness.days.last {
             let score = today.score.map { String(format: "%.1f", $0) } ?? "–"
             print("readiness \(today.date): \(score) (\(today.status))")
         }
-        let sync = await store.syncStatus
-        if let load = sync.features.first(where: { $0.feature == "readiness" }) {
+        if let load = state.syncStatus.features.first(where: { $0.feature == "readiness" }) {
             print("readiness load: \(load.phase), loading: \(load.isLoading), cancelled: \(load.counts.cancelled)")
         }
+        let current = try await firstState(of: store)
+        print("states: first element throughSeq \(current) after the appends (the current state)")
+
+        // A widget opens the same log read-only: it never takes the lock and never writes a file.
+        let widget = try await DuneStore.open(at: path, options: DuneStore.Options(access: .readOnly))
+        let widgetState = await widget.state
+        print("read-only store: throughSeq \(widgetState.throughSeq), same state as the app's: \(widgetState == state)")
+        do {
+            _ = try await widget.append(.sample(observer.samples(forMorning: 30)[1]))
+            print("read-only store appended (unexpected)")
+        } catch let error as DuneEventsError {
+            print("read-only store refuses appends: \(error.code)")
+        }
+
+        // The widget follows the app's next append through file notifications:
+        // its observation starts now and ends once it sees the three new samples.
+        let target = widgetState.throughSeq + 3
+        let widgetSees = Task { () -> Int? in
+            for try await state in widget.states where state.throughSeq >= target { return state.throughSeq }
+            return nil
+        }
+        let next = try await store.append(observer.samples(forMorning: 30).map { StoreInput.sample($0) })
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(10))
+            widgetSees.cancel()
+        }
+        let seen = try await widgetSees.value
+        timeout.cancel()
+        guard let seen else {
+            print("the read-only store did not see the app's append within 10 s")
+            exit(1)
+        }
+        print("app appended \(next.filter(\.isStored).count) more; the read-only store's observation reached throughSeq \(seen)")
+
+        await widget.close()
         await store.close()
+    }
+
+    /// The first element of `store`'s states: its current state's seq.
+    static func firstState(of store: DuneStore) async throws -> Int {
+        for try await state in store.states { return state.throughSeq }
+        return -1
     }
 }

@@ -14,12 +14,12 @@ struct FakeHealthKitObserver {
         let wave = Double((day * 7) % 11)  // a gentle, repeating day-to-day variation
         let asleep = morning.adding(seconds: -8 * 3600 + Int64(day % 5) * 600)
         return [
-            SampleInput(id: "sleep-\(day)", kind: .sleep, start: asleep, end: morning.adding(seconds: -15 * 60),
+            SampleInput(id: "sleep-\(day)", start: asleep, end: morning.adding(seconds: -15 * 60),
                         source: "Apple Watch", reading: .sleep(.asleepCore)),
-            SampleInput(id: "hrv-\(day)", kind: .hrv, start: morning, end: morning.adding(seconds: 60),
-                        source: "Apple Watch", reading: .quantity(value: 44 + wave, unit: "ms")),
-            SampleInput(id: "rhr-\(day)", kind: .restingHeartRate, start: morning, end: morning.adding(seconds: 60),
-                        source: "Apple Watch", reading: .quantity(value: 56 - wave / 2, unit: "count/min")),
+            SampleInput(id: "hrv-\(day)", start: morning, end: morning.adding(seconds: 60),
+                        source: "Apple Watch", reading: .hrv(44 + wave, .milliseconds)),
+            SampleInput(id: "rhr-\(day)", start: morning, end: morning.adding(seconds: 60),
+                        source: "Apple Watch", reading: .restingHeartRate(56 - wave / 2, .countPerMinute)),
         ]
     }
 }
