@@ -60,7 +60,7 @@ PY
 }
 
 STORE=$DATA/store.jsonl
-cp "$LOG" "$STORE"; rm -f "$STORE.snapshot" "$STORE.checkpoint"
+cp "$LOG" "$STORE"; rm -f "$STORE.snapshot" "$STORE.checkpoint" "$STORE.synced"
 $DUNE ingest --log "$STORE" - </dev/null >/dev/null 2>&1   # leaves the deciders' checkpoint, as ingest does
 $BENCH open "$STORE" >/dev/null   # leaves a snapshot
 SNAPSHOT_BYTES=$(stat -c %s "$STORE.snapshot")
