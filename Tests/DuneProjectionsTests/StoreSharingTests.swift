@@ -293,7 +293,7 @@ import DuneEvents
 }
 
 /// Set by an observation's `onChange`, read by the test.
-private final class Changed: Sendable {
+final class Changed: Sendable {
     private let value = Mutex(false)
     var isSet: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }
@@ -416,5 +416,36 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
             #expect(await DuneStoreTests.files(of: store) == (try await DuneStoreTests.rebuiltFiles(path)))
             await store.close()
         }
+    }
+}
+
+/// An idle store does nothing: no state is yielded while nothing changes.
+@Suite struct StoreIdleTests {
+    @Test(arguments: [DuneStore.Access.readWrite, .readOnly])
+    func anIdleObservedStoreYieldsNoStateAfterTheCurrentOne(access: DuneStore.Access) async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let writer = try await DuneStore.open(at: path)
+            for day in 1...5 { _ = try await writer.append(try StoreSharingTests.line(StoreSharingTests.sample("s\(day)", day: day, value: 50, source: "W"))) }
+            await writer.close()  // leaves a snapshot
+            let store = try await DuneStore.open(at: path, options: .init(access: access))
+            let counter = Changed.Counter()
+            let observing = Task {
+                for try await _ in store.states { counter.add() }
+            }
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(counter.value == 1, "only the current state, nothing while idle")
+            observing.cancel()
+            await store.close()
+        }
+    }
+}
+
+extension Changed {
+    /// Counts the states an observation received.
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+        func add() { count.withLock { $0 += 1 } }
     }
 }

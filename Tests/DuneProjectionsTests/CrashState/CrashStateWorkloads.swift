@@ -179,13 +179,31 @@ struct CrashWorkload: Sendable {
     /// Every workload of the suite.
     static let all: [CrashWorkload] = [
         appends(.fsync), appends(.batch), appends(.none), appends(.batch, mode: .darwin),
-        firstAppend, tornTail, checkpoint, snapshot, forget,
+        firstAppend, tornTail, checkpoint, snapshot, forget, twoStoreWriters,
     ]
 
-    // The multi-process store workload ("DuneStore for an app's life": several
-    // stores in one process appending to one log) plugs in here once the store
-    // rewrite lands: a workload whose `run` opens two stores on `path`, each with
-    // `recorder.witness`, appends through both and acknowledges after each append.
+    /// Two writers on one log, each taking the lock per write and folding the
+    /// other's lines first, as two `DuneStore`s open it (`locksPerWrite`,
+    /// deferred state): several stores in one process, alternating appends,
+    /// each acknowledged when its call returns.
+    static let twoStoreWriters = CrashWorkload(
+        name: "two store writers, the lock per write",
+        setup: { try await seed($0, count: 2) },
+        run: { path, recorder in
+            var writerOptions = options(recorder)
+            writerOptions.locksPerWrite = true
+            writerOptions.defersState = true
+            writerOptions.lockWait = .untilAvailable
+            let first = try EventLog(path: path, options: writerOptions)
+            let second = try EventLog(path: path, options: writerOptions)
+            for round in 0..<12 {
+                let writer = round % 2 == 0 ? first : second
+                _ = try await writer.ingest(Self.batch((round * 3)..<(round * 3 + 1 + round % 2), source: round % 2 == 0 ? "A" : "B"))
+                recorder.acknowledge(path)
+            }
+            await first.close()
+            await second.close()
+        })
 }
 
 enum CrashWorkloadError: Error {
