@@ -108,6 +108,7 @@ int _dune_stand_in_fcntlPtr(int fd, int cmd, void *ptr);
 int close(int fd);
 ssize_t read(int fd, void *buffer, size_t count);
 ssize_t pread(int fd, void *buffer, size_t count, off_t offset);
+ssize_t pwrite(int fd, const void *buffer, size_t count, off_t offset);
 ssize_t write(int fd, const void *buffer, size_t count);
 int fsync(int fd);
 int ftruncate(int fd, off_t length);
