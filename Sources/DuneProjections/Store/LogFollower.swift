@@ -143,10 +143,12 @@ package actor LogFollower {
     ///   `true` between batches (the fold is at a whole batch).
     @discardableResult
     package func catchUp(isCancelled: () -> Bool = { false }) throws -> Set<ProjectionName> {
-        let now = LogFile.status(atPath: path)
         let held = try? position.file?.identity
-        let intact = now?.identity == held
-            && (position.stamp.map { stamp in position.file.map { stamp.matches($0, size: now?.size ?? 0) } ?? false } ?? true)
+        // Which file the path names comes from `stat`; how long the held file is, from its own `fstat`.
+        let nowIdentity = LogFile.status(atPath: path)?.identity
+        let size = nowIdentity != nil && nowIdentity == held ? (try? position.file?.size) ?? 0 : 0
+        let intact = nowIdentity == held
+            && (position.stamp.map { stamp in position.file.map { stamp.matches($0, size: size) } ?? false } ?? true)
         guard intact else {
             let wasEmpty = position.fold.throughSeq == 0
             try refold(isCancelled: isCancelled)
@@ -157,7 +159,7 @@ package actor LogFollower {
             }
             return Set(ProjectionName.allCases)
         }
-        guard let now, now.size > position.offset else { return [] }
+        guard nowIdentity != nil, size > position.offset else { return [] }
         let before = position.fold.throughSeq
         defer { if position.fold.throughSeq != before { generation += 1 } }
         do {
