@@ -182,7 +182,7 @@ enum LogOptions {
     /// Fails with exit 66 when the folder that should hold the log at `path`
     /// does not exist: a log is created in an existing folder, never with its folder.
     static func requireFolder(_ path: String) throws(CommandFailure) {
-        let folder = parentFolder(of: path)
+        let folder = FolderContents.folder(of: path)
         switch PathKind.of(folder) {
         case .directory?:
             return
@@ -191,16 +191,6 @@ enum LogOptions {
         default:
             throw CommandFailure(exitCode: .noInput, message: "Error: the log's folder '\(folder)' is not a folder; pass --log PATH / set DUNE_LOG to a log in a folder")
         }
-    }
-
-    /// The folder of `path`: `.` for a bare file name, `/` for a file in the root.
-    static func parentFolder(of path: String) -> String {
-        var bytes = Array(path.utf8)
-        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
-        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-        var parent = bytes[..<slash]
-        while parent.count > 1, parent.last == UInt8(ascii: "/") { parent.removeLast() }
-        return parent.isEmpty ? "/" : String(decoding: parent, as: UTF8.self)
     }
 
     /// `--log`, else `$DUNE_LOG`, else `Logs/events.jsonl`.

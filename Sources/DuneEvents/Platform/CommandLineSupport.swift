@@ -146,6 +146,11 @@ extension LogFile {
 
 /// Files in a folder, for commands that tidy one (`forget --out DIR`).
 package enum FolderContents {
+    /// The folder holding `path`: `.` for a bare file name, `/` for a file in the root.
+    package static func folder(of path: String) -> String {
+        FileSystem.parentDirectory(of: path)
+    }
+
     /// The names in `directory`, sorted by their UTF-8 bytes; `nil` if it cannot be listed.
     package static func names(in directory: String) -> [String]? {
         FileSystem.entries(ofDirectory: directory)
