@@ -26,6 +26,10 @@ public struct DuneEventsError: Error, Sendable, Equatable, CustomStringConvertib
         case io
         /// The store or log was closed, or suspended: open (or resume) it first.
         case closed
+        /// The log holds an event of a newer version than this build reads
+        /// (a later version of the app wrote it): nothing is interpreted or
+        /// appended; read the log with that version or a later one.
+        case newerVersion
     }
 
     /// Where in the data the error happened; every field is optional.

@@ -131,7 +131,7 @@ extension ExitCode {
     /// The exit status for a library error.
     init(_ error: DuneEventsError) {
         switch error.code {
-        case .invalidInput, .conflict, .corruptLog: self = .dataError
+        case .invalidInput, .conflict, .corruptLog, .newerVersion: self = .dataError
         case .logLocked: self = .tempFail
         case .inputUnavailable: self = .noInput
         case .io, .closed: self = .ioError

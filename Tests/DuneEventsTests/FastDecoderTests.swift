@@ -166,7 +166,9 @@ import DuneFixtures
     }
 
     @Test func literalsMatchTheirText() {
-        #expect(Literal.versionAndSeq == Literal(#"{"v":1,"seq":"#))
+        #expect(Literal.version == Literal(#"{"v":"#))
+        #expect(Literal.seq == Literal(#","seq":"#))
+        #expect(Literal.measure == Literal(#","measure":""#))
         #expect(Literal.id == Literal(#","id":""#))
         #expect(Literal.type == Literal(#","type":""#))
         #expect(Literal.sampleIngested == Literal(#"sample.ingested""#))

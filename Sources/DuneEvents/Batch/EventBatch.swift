@@ -82,7 +82,8 @@ package struct EventBatch: Sendable {
         let id = extra?.id ?? envelope.packedID.text
         let recordedAt = extra?.recordedAt ?? envelope.recordedAt.timestamp
         let event = Event(.sampleIngested(samples.sample(at: sampleRow)), eventID: extra?.eventID, extra: extra?.extra ?? JSONObject())
-        return RecordedEvent(seq: samples.rows[sampleRow].seq, id: id, recordedAt: recordedAt, event: event)
+        return RecordedEvent(seq: samples.rows[sampleRow].seq, id: id, recordedAt: recordedAt, event: event,
+                             storedVersion: Int(envelope.version))
     }
 
     /// The events that are not `sample.ingested` (kept in full), in order.
@@ -120,11 +121,14 @@ package struct SampleEnvelope: Sendable {
     package var recordedAt: PackedTimestamp
     /// ``PackedSample/idUppercase`` and ``hasExtraFlag``.
     package var flags: UInt8
+    /// The stored line's `v` (``RecordedEvent/storedVersion``).
+    package var version: UInt8
 
     /// The row has a ``SampleEnvelopeExtra``.
     package static let hasExtraFlag: UInt8 = 8
 
-    package init(id: PackedUUID?, recordedAt: PackedTimestamp?, hasExtra: Bool) {
+    package init(id: PackedUUID?, recordedAt: PackedTimestamp?, hasExtra: Bool, version: Int) {
+        self.version = UInt8(truncatingIfNeeded: version)
         idHigh = id?.high ?? 0
         idLow = id?.low ?? 0
         self.recordedAt = recordedAt ?? PackedTimestamp(epochSeconds: 0, nanoseconds: 0, offsetMinutes: 0)
@@ -188,7 +192,7 @@ package struct EventBatchBuilder: Sendable {
                                         extra: recorded.event.extra.isEmpty ? nil : recorded.event.extra)
         let hasExtra = extra.id != nil || extra.recordedAt != nil || extra.eventID != nil || extra.extra != nil
         if hasExtra { envelopeExtras[row] = extra }
-        envelopes.append(SampleEnvelope(id: packedID, recordedAt: recordedAt, hasExtra: hasExtra))
+        envelopes.append(SampleEnvelope(id: packedID, recordedAt: recordedAt, hasExtra: hasExtra, version: recorded.storedVersion))
         rows.append(row)
         lastSeq = recorded.seq
     }
@@ -208,14 +212,14 @@ package struct EventBatchBuilder: Sendable {
     package mutating func appendPackedSample(eventID: PackedUUID, recordedAt: PackedTimestamp, sampleEventID: String?,
                                              id: PackedUUID, seq: Int, kindIndex: UInt8, value: Double,
                                              start: PackedTimestamp, end: PackedTimestamp, source: UnsafeRawBufferPointer,
-                                             hrvMeasure: HRVMeasure? = nil) -> Bool {
+                                             hrvMeasure: HRVMeasure? = nil, version: Int = EventVersions.current(.sampleIngested)) -> Bool {
         let row = Int32(samples.count)
         guard samples.appendPacked(id: id, seq: seq, kindIndex: kindIndex, value: value, start: start, end: end, source: source,
                                    hrvMeasure: hrvMeasure) else {
             return false
         }
         if let sampleEventID { envelopeExtras[row] = SampleEnvelopeExtra(eventID: sampleEventID) }
-        envelopes.append(SampleEnvelope(id: eventID, recordedAt: recordedAt, hasExtra: sampleEventID != nil))
+        envelopes.append(SampleEnvelope(id: eventID, recordedAt: recordedAt, hasExtra: sampleEventID != nil, version: version))
         rows.append(row)
         lastSeq = seq
         return true

@@ -2,7 +2,7 @@ extension EventCodec {
     // MARK: - Encoding
 
     /// Appends the sealed, newline-terminated line for `recorded` to `output`:
-    /// `{"v":1,"seq":N,"id":"…","type":"…","recordedAt":"…","data":{…},"crc":"xxxxxxxx"}`.
+    /// `{"v":V,"seq":N,"id":"…","type":"…","recordedAt":"…","data":{…},"crc":"xxxxxxxx"}`.
     ///
     /// The one line encoder: every event of every type is written member by
     /// member in canonical order (``CanonicalObjectWriter``), quantity and
@@ -11,8 +11,9 @@ extension EventCodec {
     /// in the tests that builds each `data` object as a tree.
     package static func appendLine(_ recorded: RecordedEvent, to output: inout [UInt8]) {
         let start = output.count
-        appendEnvelope(seq: recorded.seq, id: recorded.id, type: recorded.type, recordedAt: recorded.recordedAt.text, to: &output)
-        appendData(of: recorded.event, to: &output)
+        appendEnvelope(version: recorded.storedVersion, seq: recorded.seq, id: recorded.id, type: recorded.type,
+                       recordedAt: recorded.recordedAt.text, to: &output)
+        appendData(of: recorded.event, version: recorded.storedVersion, to: &output)
         StoredLine.seal(&output, from: start)
     }
 
@@ -33,18 +34,22 @@ extension EventCodec {
                                  to output: inout [UInt8]) {
         let start = output.count
         recordedAt.withUnsafeBytes { recordedAt in
-            appendEnvelope(seq: seq, id: id, type: .sampleIngested, recordedAt: UnescapedJSONText(bytes: recordedAt), to: &output)
+            appendEnvelope(version: EventVersions.current(.sampleIngested), seq: seq, id: id, type: .sampleIngested,
+                           recordedAt: UnescapedJSONText(bytes: recordedAt), to: &output)
         }
         output.append(contentsOf: data)
         StoredLine.seal(&output, from: start)
     }
 
     /// The envelope of a line, up to and including `"data":`:
-    /// `{"v":1,"seq":N,"id":"…","type":"…","recordedAt":"…","data":`.
+    /// `{"v":V,"seq":N,"id":"…","type":"…","recordedAt":"…","data":`, `V` the
+    /// line's version (the type's current one for a new event).
     @inline(__always)
-    private static func appendEnvelope(seq: Int, id: some JSONStringText, type: EventType, recordedAt: some JSONStringText,
-                                       to output: inout [UInt8]) {
-        output.appendLiteral(#"{"v":1,"seq":"#)
+    private static func appendEnvelope(version: Int, seq: Int, id: some JSONStringText, type: EventType,
+                                       recordedAt: some JSONStringText, to output: inout [UInt8]) {
+        output.appendLiteral(#"{"v":"#)
+        JSONWriter.writeInteger(version, into: &output)
+        output.appendLiteral(#","seq":"#)
         JSONWriter.writeInteger(seq, into: &output)
         output.appendLiteral(#","id":"#)
         id.writeQuoted(into: &output)
@@ -57,7 +62,12 @@ extension EventCodec {
 
     /// Appends the `data` object of `event`'s line: its members in canonical
     /// order, then `eventID` and `extra` in their places.
-    package static func appendData(of event: Event, to output: inout [UInt8]) {
+    ///
+    /// - Parameter version: the shape to write (``RecordedEvent/storedVersion``):
+    ///   `nil` is the type's current one; `sample.ingested` v1 has no `measure`.
+    ///   Writing an upcast event back in its stored version gives the stored
+    ///   bytes (the upcasting steps only add members derived from others).
+    package static func appendData(of event: Event, version: Int? = nil, to output: inout [UInt8]) {
         var object = CanonicalObjectWriter()
         switch event.payload {
         case .sampleIngested(let sample):
@@ -68,13 +78,15 @@ extension EventCodec {
                 reading = .quantity(unit: unit, value: quantity.value)
                 SampleObjectWriter.write(.storedData(eventID: event.eventID, extra: event.extra,
                                                      input: quantity.inputUnit != unit ? quantity : nil),
-                                         end: sample.end.text, id: sample.id, kind: sample.kind.rawValue, source: sample.source,
-                                         start: sample.start.text, reading: reading, into: &output)
+                                         end: sample.end.text, id: sample.id, kind: sample.kind.rawValue,
+                                         measure: (version ?? EventVersions.current(.sampleIngested)) >= 2 ? sample.hrvMeasure : nil,
+                                         source: sample.source, start: sample.start.text, reading: reading, into: &output)
                 return
             case .sleep(let stage):
                 SampleObjectWriter.write(.storedData(eventID: event.eventID, extra: event.extra, input: nil),
-                                         end: sample.end.text, id: sample.id, kind: sample.kind.rawValue, source: sample.source,
-                                         start: sample.start.text, reading: .sleep(stage: stage.rawValue), into: &output)
+                                         end: sample.end.text, id: sample.id, kind: sample.kind.rawValue, measure: nil,
+                                         source: sample.source, start: sample.start.text, reading: .sleep(stage: stage.rawValue),
+                                         into: &output)
                 return
             case .workout(let workout):
                 object.string(#""activityType":"#, workout.activityType, into: &output)

@@ -1,16 +1,27 @@
 /// Encodes events into stored log lines and decodes them back (docs/log-format.md).
 ///
 /// A stored line is
-/// `{"v":1,"seq":N,"id":"…","type":"…","recordedAt":"…","data":{…},"crc":"xxxxxxxx"}`
+/// `{"v":V,"seq":N,"id":"…","type":"…","recordedAt":"…","data":{…},"crc":"xxxxxxxx"}`
 /// with the envelope members in that fixed order and `data` in canonical
-/// form (sorted keys), written by ``appendLine(_:to:)``.
+/// form (sorted keys), written by ``appendLine(_:to:)``. `V` is the version of
+/// the type's `data` shape (``EventVersions``); a line of an older version is
+/// decoded through ``Upcasting``.
 package enum EventCodec {
-    /// The stored format version written in `v`.
-    package static let formatVersion = 1
-
     /// Why a stored line could not be decoded.
     package struct DecodeError: Error, Sendable, Equatable {
         package var reason: String
+        /// Set when the line is well formed but of a newer version than this build reads.
+        package var newer: NewerVersion?
+
+        package init(reason: String, newer: NewerVersion? = nil) {
+            self.reason = reason
+            self.newer = newer
+        }
+
+        /// The error of a line whose version is newer than this build reads.
+        package init(newer: NewerVersion) {
+            self.init(reason: newer.reason, newer: newer)
+        }
     }
 
     // MARK: - Decoding
@@ -34,29 +45,36 @@ package enum EventCodec {
     package static func decode(_ object: JSONObject) throws(DecodeError) -> RecordedEvent {
         let fields = FieldReader(object: object, context: "")
         let version = try fields.requiredInteger("v")
-        guard version == formatVersion else { throw DecodeError(reason: "unsupported format version \(version); this build reads v\(formatVersion)") }
+        guard version >= 1 else { throw DecodeError(reason: "member \"v\" is \(version); versions start at 1") }
         let seq = try fields.requiredInteger("seq")
         guard seq >= 1 else { throw DecodeError(reason: "seq \(seq) is not positive") }
         let id = try fields.requiredString("id")
         let typeName = try fields.requiredString("type")
         guard let type = EventType(rawValue: typeName) else { throw DecodeError(reason: "unknown event type \"\(typeName)\"") }
+        guard version <= EventVersions.current(type) else { throw DecodeError(newer: NewerVersion(type: type, version: version, seq: seq)) }
         let recordedAt = try fields.requiredTimestamp("recordedAt")
         guard case .object(let dataObject)? = object["data"] else { throw DecodeError(reason: "member \"data\" is missing or not an object") }
-        let event = try decodeEvent(type: type, data: dataObject)
-        return RecordedEvent(seq: seq, id: id, recordedAt: recordedAt, event: event)
+        let event = try decodeEvent(type: type, version: version, data: dataObject)
+        return RecordedEvent(seq: seq, id: id, recordedAt: recordedAt, event: event, storedVersion: version)
     }
 
-    /// Decodes the `data` member of an event of type `type`.
-    package static func decodeEvent(type: EventType, data: JSONObject) throws(DecodeError) -> Event {
-        let fields = FieldReader(object: data, context: "data.")
-        let payload: Event.Payload
-        if case .bool(true)? = data["redacted"] {
+    /// Decodes the `data` member of an event of type `type` stored at
+    /// `version` (at most the type's current version): a redacted `data` as
+    /// it is, any other through ``Upcasting`` into the current shape.
+    package static func decodeEvent(type: EventType, version: Int, data stored: JSONObject) throws(DecodeError) -> Event {
+        if case .bool(true)? = stored["redacted"] {
+            let fields = FieldReader(object: stored, context: "data.")
             guard type == .sampleIngested || type == .sampleDeleted else {
                 throw DecodeError(reason: "data.redacted on a \(type.rawValue) event; only sample events are redacted")
             }
-            guard data.members.count == 2 else { throw DecodeError(reason: "a redacted event's data holds only \"id\" and \"redacted\"") }
+            guard stored.members.count == 2 else { throw DecodeError(reason: "a redacted event's data holds only \"id\" and \"redacted\"") }
             return Event(.redacted(RedactedEvent(sampleID: try fields.requiredString("id"), type: type)))
         }
+        var upcast = UpcastJSONData(object: stored)
+        Upcasting.upcast(&upcast, type: type, from: version)
+        let data = upcast.object
+        let fields = FieldReader(object: data, context: "data.")
+        let payload: Event.Payload
         switch type {
         case .dataForgotten:
             guard case .array(let names)? = data["selectors"] else { throw DecodeError(reason: "member \"data.selectors\" is missing or not an array") }
@@ -92,10 +110,19 @@ package enum EventCodec {
                 let input = try fields.optionalMeasurement("input") ?? .init(value: value, unit: unit)
                 reading = .quantity(Quantity(value: value, inputValue: input.value, inputUnit: input.unit))
             }
-            payload = .sampleIngested(Sample(
-                id: try fields.requiredString("id"), kind: kind,
-                start: try fields.requiredTimestamp("start"), end: try fields.requiredTimestamp("end"),
-                source: try fields.requiredString("source"), reading: reading))
+            let id = try fields.requiredString("id")
+            let start = try fields.requiredTimestamp("start"), end = try fields.requiredTimestamp("end")
+            let source = try fields.requiredString("source")
+            var measure: HRVMeasure?
+            if let name = try fields.optionalString("measure") {
+                guard kind == .hrv else { throw DecodeError(reason: "data.measure on a \(kind.rawValue) sample; only hrv samples have a measure") }
+                guard let parsed = HRVMeasure(rawValue: name) else { throw DecodeError(reason: "data.measure \"\(name)\" is not an HRV measure (sdnn, rmssd)") }
+                measure = parsed
+            } else if kind == .hrv {
+                throw DecodeError(reason: "member \"data.measure\" is missing; an hrv sample stores its measure")
+            }
+            payload = .sampleIngested(Sample(id: id, kind: kind, start: start, end: end, source: source, reading: reading,
+                                             hrvMeasure: measure))
         case .sampleDeleted:
             payload = .sampleDeleted(SampleDeletion(sampleID: try fields.requiredString("id"), at: try fields.requiredTimestamp("at")))
         case .refreshRequested:
@@ -142,6 +169,19 @@ package enum EventCodec {
             extra = object
         }
         return Event(payload, eventID: try fields.optionalString("eventID"), extra: extra)
+    }
+}
+
+/// The reference decoder's view of `data` for ``Upcasting``: the parsed object.
+struct UpcastJSONData: UpcastableData {
+    var object: JSONObject
+
+    mutating func deriveHRVMeasureFromSource() {
+        if object["kind"] == .string(SampleKind.hrv.rawValue), case .string(let source)? = object["source"] {
+            object["measure"] = .string(HRVMeasure(source: source).rawValue)
+        } else if object["measure"] != nil {
+            object["measure"] = nil
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 enum FieldKey: Int, CaseIterable {
     case activityType, distanceM, end, energyKcal, eventID, id, input, inputDistance, inputEnergy, kind, source, start, unit
     case value, volumeKg, at, outcome, reason, refreshSignal, error, feature, requestedPhase, supersededBy, task
-    case sleepTargetMinutes
+    case sleepTargetMinutes, measure
 
     static let count = allCases.count
 
@@ -26,6 +26,7 @@ enum FieldKey: Int, CaseIterable {
         case 7:
             if S.matches(bytes, "eventID") { return .eventID }
             if S.matches(bytes, "outcome") { return .outcome }
+            if S.matches(bytes, "measure") { return .measure }
             return S.matches(bytes, "feature") ? .feature : nil
         case 8: return S.matches(bytes, "volumeKg") ? .volumeKg : nil
         case 9: return S.matches(bytes, "distanceM") ? .distanceM : nil

@@ -49,3 +49,14 @@ struct CanonicalTimestampText: JSONStringText {
         }
     }
 }
+
+/// `sdnn` or `rmssd`.
+extension HRVMeasure: EscapeFreeJSONText {
+    @inline(__always)
+    func write(into output: inout [UInt8]) {
+        switch self {
+        case .sdnn: output.appendLiteral("sdnn")
+        case .rmssd: output.appendLiteral("rmssd")
+        }
+    }
+}

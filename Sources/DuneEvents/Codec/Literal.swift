@@ -31,8 +31,12 @@ struct Literal: Equatable {
         self.count = count
     }
 
-    /// `{"v":1,"seq":`
-    static let versionAndSeq = Literal(first: 0x222C_313A_2276_227B, second: 0x0000_003A_2271_6573, firstMask: 0xFFFF_FFFF_FFFF_FFFF, secondMask: 0x0000_00FF_FFFF_FFFF, count: 13)
+    /// `{"v":`
+    static let version = Literal(first: 0x0000_003A_2276_227B, second: 0x0000_0000_0000_0000, firstMask: 0x0000_00FF_FFFF_FFFF, secondMask: 0x0000_0000_0000_0000, count: 5)
+    /// `,"seq":`
+    static let seq = Literal(first: 0x003A_2271_6573_222C, second: 0x0000_0000_0000_0000, firstMask: 0x00FF_FFFF_FFFF_FFFF, secondMask: 0x0000_0000_0000_0000, count: 7)
+    /// `,"measure":"`
+    static let measure = Literal(first: 0x7275_7361_656D_222C, second: 0x0000_0000_223A_2265, firstMask: 0xFFFF_FFFF_FFFF_FFFF, secondMask: 0x0000_0000_FFFF_FFFF, count: 12)
     /// `,"id":"`
     static let id = Literal(first: 0x0022_3A22_6469_222C, second: 0x0000_0000_0000_0000, firstMask: 0x00FF_FFFF_FFFF_FFFF, secondMask: 0x0000_0000_0000_0000, count: 7)
     /// `,"type":"`

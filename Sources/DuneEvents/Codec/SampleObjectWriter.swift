@@ -24,12 +24,17 @@ enum SampleObjectWriter {
         case inputContent(unknown: JSONObject)
     }
 
-    /// Writes `{"end":…,"eventID":…,"extra":…,"id":…,"input":…,"kind":…,"source":…,"start":…,"type":"sample","unit":…,"value":…}`
+    /// Writes `{"end":…,"eventID":…,"extra":…,"id":…,"input":…,"kind":…,"measure":…,"source":…,"start":…,"type":"sample","unit":…,"value":…}`
     /// with the members `form` has.
+    ///
+    /// - Parameter measure: an hrv sample's measure, written in both forms
+    ///   (`sample.ingested` v2 stores it; the content always holds it, so a
+    ///   line that names the measure its source implies is the same content
+    ///   as the line without it); `nil` for every other kind.
     @inline(__always)
     static func write<Text: JSONStringText>(_ form: Form, end: some JSONStringText, id: some JSONStringText,
-                                            kind: some JSONStringText, source: some JSONStringText, start: some JSONStringText,
-                                            reading: Reading<Text>, into output: inout [UInt8]) {
+                                            kind: some JSONStringText, measure: HRVMeasure?, source: some JSONStringText,
+                                            start: some JSONStringText, reading: Reading<Text>, into output: inout [UInt8]) {
         var object: CanonicalObjectWriter
         switch form {
         case .storedData(let eventID, let extra, let input):
@@ -45,6 +50,7 @@ enum SampleObjectWriter {
             object.string(#""id":"#, id, into: &output)
         }
         object.string(#""kind":"#, kind, into: &output)
+        if let measure { object.string(#""measure":"#, measure, into: &output) }
         object.string(#""source":"#, source, into: &output)
         object.string(#""start":"#, start, into: &output)
         if case .inputContent = form { object.string(#""type":"#, "sample", into: &output) }

@@ -1,6 +1,9 @@
 /// The fast decoder of stored lines: byte-level scanning over the read buffer.
 ///
-/// It handles the lines ``EventCodec`` writes — the envelope members in their
+/// It handles the lines ``EventCodec`` writes, of every version this build
+/// reads (an older `sample.ingested` goes through ``Upcasting`` like the
+/// reference's; a newer version is declined, for the reference to refuse)
+/// — the envelope members in their
 /// fixed order, `data` members with plain keys, strings without escapes,
 /// canonical timestamps — and decodes them straight into an
 /// ``EventBatchBuilder``: a packable sample costs no allocation at all;
@@ -37,7 +40,9 @@ package final class StoredLineScanner {
     // MARK: - Envelope
 
     private func decode(_ c: inout Cursor, into builder: inout EventBatchBuilder) -> Bool {
-        guard c.literal(Literal.versionAndSeq), let seq = c.positiveInteger(), c.literal(Literal.id) else { return false }
+        guard c.literal(Literal.version), let version = Self.version(&c), c.literal(Literal.seq), let seq = c.positiveInteger(),
+              c.literal(Literal.id)
+        else { return false }
         let idStart = c.index
         let packedEventID = c.uuid()
         if packedEventID == nil { c.index = idStart }
@@ -51,38 +56,62 @@ package final class StoredLineScanner {
             guard let typeSlice = c.string(), let named = Self.eventType(typeSlice, c.base) else { return false }
             type = named
         }
-        guard c.literal(Literal.recordedAt), let recordedAt = c.timestamp(), c.literal(Literal.data) else { return false }
+        // A newer version than this build reads: the reference refuses it, naming it.
+        guard version <= EventVersions.current(type),
+              c.literal(Literal.recordedAt), let recordedAt = c.timestamp(), c.literal(Literal.data)
+        else { return false }
         let dataStart = c.index
         if type == .sampleIngested, let packedEventID,
-           decodeCanonicalSample(&c, seq: seq, eventID: packedEventID, recordedAt: recordedAt, into: &builder) {
+           decodeCanonicalSample(&c, version: version, seq: seq, eventID: packedEventID, recordedAt: recordedAt, into: &builder) {
             return true
         }
         c.index = dataStart
         for key in 0..<FieldKey.count { fields[key].kind = .absent }
         guard c.object(into: fields), c.index == c.end else { return false }
         if type == .sampleIngested {
-            return decodeSample(c, seq: seq, id: id, recordedAt: recordedAt, into: &builder)
+            return decodeSample(c, version: version, seq: seq, id: id, recordedAt: recordedAt, into: &builder)
         }
         guard let payload = decodeOther(type, c) else { return false }
         guard let eventIDText = c.text(id), let eventID = optionalString(.eventID, c) else { return false }
         builder.appendOther(RecordedEvent(seq: seq, id: eventIDText, recordedAt: recordedAt.timestamp,
-                                          event: Event(payload, eventID: eventID)))
+                                          event: Event(payload, eventID: eventID), storedVersion: version))
         return true
     }
 
-    /// The `data` of a quantity or sleep sample exactly as ``EventCodec`` writes
-    /// it when the sample packs: `{"end":…,"id":…,"kind":…,"source":…,"start":…,`
-    /// then `"unit":…,"value":N}` or `"value":"stage"}` — no `eventID`,
-    /// `input` or `extra`. Appends the packed sample and returns `true`, or
-    /// returns `false` having appended nothing (the caller then scans `data`
-    /// member by member).
+    /// The envelope's `v`: one digit and the comma after it in the common case,
+    /// else a positive integer (the cursor ends before the comma).
     @inline(__always)
-    private func decodeCanonicalSample(_ c: inout Cursor, seq: Int, eventID: PackedUUID, recordedAt: PackedTimestamp,
+    private static func version(_ c: inout Cursor) -> Int? {
+        if c.index + 1 < c.end, c.byte(c.index + 1) == UInt8(ascii: ",") {
+            let digit = c.byte(c.index) &- UInt8(ascii: "0")
+            guard digit >= 1, digit < 10 else { return nil }
+            c.index += 1
+            return Int(digit)
+        }
+        return c.positiveInteger()
+    }
+
+    /// The `data` of a quantity or sleep sample exactly as ``EventCodec`` writes
+    /// it when the sample packs: `{"end":…,"id":…,"kind":…,` then (an hrv
+    /// sample of v2 on) `"measure":…,`, then `"source":…,"start":…,` and
+    /// `"unit":…,"value":N}` or `"value":"stage"}` — no `eventID`, `input` or
+    /// `extra`. Appends the packed sample and returns `true`, or returns
+    /// `false` having appended nothing (the caller then scans `data` member by
+    /// member).
+    @inline(__always)
+    private func decodeCanonicalSample(_ c: inout Cursor, version: Int, seq: Int, eventID: PackedUUID, recordedAt: PackedTimestamp,
                                        into builder: inout EventBatchBuilder) -> Bool {
         guard c.literal(Literal.end), let end = c.timestamp(), c.literal(Literal.id), let sampleID = c.uuid(),
               c.literal(Literal.kind), let kindSlice = c.string(), let kind = Self.sampleKind(kindSlice, c.base),
-              kind != .workout, c.literal(Literal.source), let source = c.string(), c.literal(Literal.start),
-              let start = c.timestamp()
+              kind != .workout
+        else { return false }
+        var measure = ScannedMeasure(kind: kind)
+        if c.literal(Literal.measure) {
+            guard let slice = c.string(), let stored = Self.hrvMeasure(slice, c.base) else { return false }
+            measure.stored = .stored(stored)
+        }
+        guard let hrvMeasure = measure.upcast(from: version),
+              c.literal(Literal.source), let source = c.string(), c.literal(Literal.start), let start = c.timestamp()
         else { return false }
         let value: Double
         if kind == .sleep {
@@ -99,18 +128,18 @@ package final class StoredLineScanner {
         guard c.index == c.end else { return false }
         return builder.appendPackedSample(eventID: eventID, recordedAt: recordedAt, sampleEventID: nil, id: sampleID, seq: seq,
                                           kindIndex: kind.packedIndex, value: value, start: start, end: end,
-                                          source: c.bytes(source))
+                                          source: c.bytes(source), hrvMeasure: hrvMeasure.measure, version: version)
     }
 
     // MARK: - Samples
 
     /// The keys a sample of each reading may have (anything else: decline).
-    private static let quantityKeys = FieldKey.mask([.end, .id, .kind, .source, .start, .unit, .value, .input, .eventID])
+    private static let quantityKeys = FieldKey.mask([.end, .id, .kind, .source, .start, .unit, .value, .input, .eventID, .measure])
     private static let sleepKeys = FieldKey.mask([.end, .id, .kind, .source, .start, .value, .eventID])
     private static let workoutKeys = FieldKey.mask([.activityType, .distanceM, .end, .energyKcal, .eventID, .id, .inputDistance,
                                                     .inputEnergy, .kind, .source, .start, .volumeKg])
 
-    private func decodeSample(_ c: Cursor, seq: Int, id: LineSlice, recordedAt: PackedTimestamp,
+    private func decodeSample(_ c: Cursor, version: Int, seq: Int, id: LineSlice, recordedAt: PackedTimestamp,
                               into builder: inout EventBatchBuilder) -> Bool {
         let present = presentMask()
         guard let kindSlice = string(.kind), let kind = Self.sampleKind(kindSlice, c.base),
@@ -118,6 +147,13 @@ package final class StoredLineScanner {
               let source = string(.source),
               let start = PackedTimestamp(canonical: c.bytes(startSlice)), let end = PackedTimestamp(canonical: c.bytes(endSlice))
         else { return false }
+        var scanned = ScannedMeasure(kind: kind)
+        if fields[FieldKey.measure.rawValue].kind != .absent {
+            guard let slice = string(.measure), let stored = Self.hrvMeasure(slice, c.base) else { return false }
+            scanned.stored = .stored(stored)
+        }
+        guard let resolved = scanned.upcast(from: version) else { return false }
+        let measure = resolved.measure
         guard let sampleEventID = optionalString(.eventID, c) else { return false }
         let kindIndex = kind.packedIndex
         switch kind {
@@ -127,11 +163,12 @@ package final class StoredLineScanner {
             if let packedID = PackedUUID(utf8: c.bytes(sampleID)), let eventID = PackedUUID(utf8: c.bytes(id)),
                builder.appendPackedSample(eventID: eventID, recordedAt: recordedAt, sampleEventID: sampleEventID, id: packedID,
                                           seq: seq, kindIndex: kindIndex, value: Double(stage.packedIndex),
-                                          start: start, end: end, source: c.bytes(source)) {
+                                          start: start, end: end, source: c.bytes(source), hrvMeasure: measure, version: version) {
                 return true
             }
             return appendFull(.sleep(stage), c, seq: seq, id: id, recordedAt: recordedAt, sampleEventID: sampleEventID,
-                              kind: kind, sampleID: sampleID, start: start, end: end, source: source, into: &builder)
+                              kind: kind, sampleID: sampleID, start: start, end: end, source: source, measure: measure,
+                              version: version, into: &builder)
         case .workout:
             guard present & ~Self.workoutKeys == 0, let activityType = string(.activityType), let activity = c.text(activityType)
             else { return false }
@@ -144,7 +181,8 @@ package final class StoredLineScanner {
                 inputEnergy: inputEnergy.value ?? energy.value.map { .init(value: $0, unit: "kcal") },
                 inputDistance: inputDistance.value ?? distance.value.map { .init(value: $0, unit: "m") })
             return appendFull(.workout(summary), c, seq: seq, id: id, recordedAt: recordedAt, sampleEventID: sampleEventID,
-                              kind: kind, sampleID: sampleID, start: start, end: end, source: source, into: &builder)
+                              kind: kind, sampleID: sampleID, start: start, end: end, source: source, measure: measure,
+                              version: version, into: &builder)
         default:
             guard present & ~Self.quantityKeys == 0, let value = number(.value), let unit = string(.unit),
                   let input = optionalMeasurement(.input, c)
@@ -153,25 +191,31 @@ package final class StoredLineScanner {
                let packedID = PackedUUID(utf8: c.bytes(sampleID)), let eventID = PackedUUID(utf8: c.bytes(id)),
                builder.appendPackedSample(eventID: eventID, recordedAt: recordedAt, sampleEventID: sampleEventID, id: packedID,
                                           seq: seq, kindIndex: kindIndex, value: value, start: start, end: end,
-                                          source: c.bytes(source)) {
+                                          source: c.bytes(source), hrvMeasure: measure, version: version) {
                 return true
             }
             guard let unitText = c.text(unit) else { return false }
             let measured = input.value ?? WorkoutSummary.Measurement(value: value, unit: unitText)
             return appendFull(.quantity(Quantity(value: value, inputValue: measured.value, inputUnit: measured.unit)), c,
                               seq: seq, id: id, recordedAt: recordedAt, sampleEventID: sampleEventID,
-                              kind: kind, sampleID: sampleID, start: start, end: end, source: source, into: &builder)
+                              kind: kind, sampleID: sampleID, start: start, end: end, source: source, measure: measure,
+                              version: version, into: &builder)
         }
     }
 
     /// Appends a sample that does not pack, through the general path.
+    ///
+    /// - Parameter measure: an hrv sample's measure as stored (current
+    ///   shape); `nil` derives it from the source.
     private func appendFull(_ reading: Sample.Reading, _ c: Cursor, seq: Int, id: LineSlice, recordedAt: PackedTimestamp,
                             sampleEventID: String?, kind: SampleKind, sampleID: LineSlice, start: PackedTimestamp,
-                            end: PackedTimestamp, source: LineSlice, into builder: inout EventBatchBuilder) -> Bool {
+                            end: PackedTimestamp, source: LineSlice, measure: HRVMeasure?, version: Int,
+                            into builder: inout EventBatchBuilder) -> Bool {
         guard let eventIDText = c.text(id), let sampleIDText = c.text(sampleID), let sourceText = c.text(source) else { return false }
-        let sample = Sample(id: sampleIDText, kind: kind, start: start.timestamp, end: end.timestamp, source: sourceText, reading: reading)
+        let sample = Sample(id: sampleIDText, kind: kind, start: start.timestamp, end: end.timestamp, source: sourceText, reading: reading,
+                            hrvMeasure: measure)
         builder.append(RecordedEvent(seq: seq, id: eventIDText, recordedAt: recordedAt.timestamp,
-                                     event: Event(.sampleIngested(sample), eventID: sampleEventID)))
+                                     event: Event(.sampleIngested(sample), eventID: sampleEventID), storedVersion: version))
         return true
     }
 
@@ -306,6 +350,11 @@ package final class StoredLineScanner {
         }
     }
 
+    static func hrvMeasure(_ slice: LineSlice, _ base: UnsafeRawPointer) -> HRVMeasure? {
+        let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
+        return matches(bytes, "rmssd") ? .rmssd : (matches(bytes, "sdnn") ? .sdnn : nil)
+    }
+
     static func sleepStage(_ slice: LineSlice, _ base: UnsafeRawPointer) -> SleepStage? {
         let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
         for stage in SleepStage.allCases where matches(bytes, stage.staticRawValue) { return stage }
@@ -330,5 +379,48 @@ package final class StoredLineScanner {
         let count = name.utf8CodeUnitCount
         guard bytes.count == count, let base = bytes.baseAddress else { return false }
         return ByteComparison.equal(base, name.utf8Start, count: count)
+    }
+}
+
+/// The scanner's view of a `sample.ingested` line's `measure` for ``Upcasting``.
+struct ScannedMeasure: UpcastableData {
+    enum State {
+        /// The line has no `measure`.
+        case absent
+        /// The line stores this measure.
+        case stored(HRVMeasure)
+        /// The measure is the source's (``HRVMeasure/init(source:)``), derived
+        /// where the source's bytes are interned.
+        case fromSource
+    }
+
+    /// The measure as the current shape has it, once the line passed its checks.
+    struct Resolved {
+        /// An hrv sample's stored measure; `nil` for one derived from its source, and for every other kind.
+        var measure: HRVMeasure?
+    }
+
+    let kind: SampleKind
+    var stored: State = .absent
+
+    init(kind: SampleKind) {
+        self.kind = kind
+    }
+
+    mutating func deriveHRVMeasureFromSource() {
+        stored = kind == .hrv ? .fromSource : .absent
+    }
+
+    /// Upcasts a line of `version` and checks the current shape: an hrv sample
+    /// has a measure, no other kind has one. `nil` when the line breaks that
+    /// (the reference decoder words it).
+    @inline(__always)
+    mutating func upcast(from version: Int) -> Resolved? {
+        Upcasting.upcast(&self, type: .sampleIngested, from: version)
+        switch (stored, kind == .hrv) {
+        case (.stored(let measure), true): return Resolved(measure: measure)
+        case (.fromSource, true), (.absent, false): return Resolved(measure: nil)
+        case (.absent, true), (.stored, false), (.fromSource, false): return nil
+        }
     }
 }

@@ -35,13 +35,15 @@ extension IngestState {
     }
 
     /// ``Event/inputContent`` of a packed quantity or sleep sample: the members
-    /// `end, id, kind, source, start, type, unit, value` (sleep: no `unit`).
+    /// `end, id, kind, measure, source, start, type, unit, value` (sleep: no
+    /// `unit`; only hrv has `measure`).
     static func writeInputContent(of packed: PackedSample, source: String, into output: inout [UInt8]) {
         let kind = packed.kind
         let reading: SampleObjectWriter.Reading<String> = kind == .sleep
             ? .sleep(stage: SleepStage.packed(Int(packed.value)).rawValue)
             : .quantity(unit: kind.canonicalUnit ?? "", value: packed.value)
         SampleObjectWriter.write(.inputContent(unknown: JSONObject()), end: packed.end, id: packed.packedID, kind: kind.rawValue,
-                                 source: source, start: packed.start, reading: reading, into: &output)
+                                 measure: kind == .hrv ? packed.hrvMeasure : nil, source: source, start: packed.start,
+                                 reading: reading, into: &output)
     }
 }

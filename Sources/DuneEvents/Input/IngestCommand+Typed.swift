@@ -89,6 +89,8 @@ struct TypedSampleFields: SampleFieldReader {
 
     func volumeKg() throws(Rejection) -> Double? { try workout().volumeKg }
 
+    func hrvMeasure() -> HRVMeasure? { input.hrvMeasure }
+
     private func workout() throws(Rejection) -> WorkoutInput {
         guard case .workout(let workout) = input.reading else { throw Self.missing("activityType") }
         return workout

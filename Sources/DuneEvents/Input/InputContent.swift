@@ -2,7 +2,8 @@
 /// (``IngestCommand/content``): what idempotency compares.
 ///
 /// The content is the line's JSON object without `eventID`, keys in UTF-8
-/// order, timestamps in their canonical spelling (`Z` = `+00:00`, `.5` =
+/// order, an hrv sample's `measure` always present (given, or by the source
+/// rule: SPEC §11.1, so naming the measure the rule gives is the same content), timestamps in their canonical spelling (`Z` = `+00:00`, `.5` =
 /// `.500`), numbers in ``JSONWriter``'s form, strings as written — built from
 /// the validated values, with the line's unknown members kept as parsed. The
 /// reference parser and the fast one write it for the line they read, and a
@@ -21,12 +22,13 @@ enum InputContent {
             switch sample.reading {
             case .quantity(let quantity):
                 SampleObjectWriter.write(.inputContent(unknown: unknown), end: end, id: sample.id, kind: sample.kind.rawValue,
-                                         source: sample.source, start: start,
+                                         measure: sample.hrvMeasure, source: sample.source, start: start,
                                          reading: .quantity(unit: quantity.inputUnit, value: quantity.inputValue), into: &output)
                 return
             case .sleep(let stage):
                 SampleObjectWriter.write(.inputContent(unknown: unknown), end: end, id: sample.id, kind: sample.kind.rawValue,
-                                         source: sample.source, start: start, reading: .sleep(stage: stage.rawValue), into: &output)
+                                         measure: nil, source: sample.source, start: start, reading: .sleep(stage: stage.rawValue),
+                                         into: &output)
                 return
             case .workout(let workout):
                 object.string(#""activityType":"#, workout.activityType, into: &output)

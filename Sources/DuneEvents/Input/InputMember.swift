@@ -3,7 +3,7 @@
 /// one lookup from a key's bytes to its name. Each scanner then takes the
 /// members its line type has and leaves any other line to the reference parser.
 enum InputMember {
-    case at, end, error, eventID, feature, id, kind, phase, source, start, task, type, unit, value
+    case at, end, error, eventID, feature, id, kind, measure, phase, source, start, task, type, unit, value
 
     /// The member whose name is exactly `name` (ASCII, as written); `nil` for any other key.
     static func named(_ name: UnsafeRawBufferPointer) -> InputMember? {
@@ -14,7 +14,7 @@ enum InputMember {
         case 4: return matches("type") ? .type : matches("kind") ? .kind : matches("unit") ? .unit : matches("task") ? .task : nil
         case 5: return matches("start") ? .start : matches("value") ? .value : matches("phase") ? .phase : matches("error") ? .error : nil
         case 6: return matches("source") ? .source : nil
-        case 7: return matches("eventID") ? .eventID : matches("feature") ? .feature : nil
+        case 7: return matches("eventID") ? .eventID : matches("feature") ? .feature : matches("measure") ? .measure : nil
         default: return nil
         }
     }

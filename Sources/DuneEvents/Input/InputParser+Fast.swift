@@ -12,15 +12,19 @@ struct ScannedSampleLine {
     var stringValue: LineSlice?
     var numberValue: Double?
     var eventID: LineSlice?
+    /// An hrv sample's measure: the line's `measure`, else its source's rule
+    /// (``HRVMeasure/init(source:)``); `nil` for every other kind.
+    var hrvMeasure: HRVMeasure?
 }
 
 extension InputParser {
     /// Scans the common input line — a quantity or sleep `sample` with the
     /// members `type`, `kind`, `id`, `start`, `end`, `value`, `unit`, `source`
-    /// and optionally `eventID`, in any order, written compactly with plain
-    /// strings. `nil` for anything else.
+    /// and optionally `eventID` and (hrv only, `sdnn` or `rmssd`) `measure`,
+    /// in any order, written compactly with plain strings. `nil` for anything else.
     static func scanSample(_ c: inout Cursor) -> ScannedSampleLine? {
         var type: LineSlice?, kind: LineSlice?, id: LineSlice?, start: LineSlice?, end: LineSlice?, unit: LineSlice?, source: LineSlice?, eventID: LineSlice?
+        var measure: LineSlice?
         var stringValue: LineSlice?
         var numberValue: Double?
         guard c.expect(UInt8(ascii: "{")) else { return nil }
@@ -58,6 +62,7 @@ extension InputParser {
                 }
             case .source: taken = take(&source)
             case .eventID: taken = take(&eventID)
+            case .measure: taken = take(&measure)
             case .at, .error, .feature, .phase, .task, nil: taken = false
             }
             guard taken else { return nil }
@@ -70,8 +75,23 @@ extension InputParser {
               InputRules.acceptsText(byteCount: id.count), InputRules.acceptsText(byteCount: source.count)
         else { return nil }
         if let eventID, !InputRules.acceptsText(byteCount: eventID.count) { return nil }
+        var hrvMeasure: HRVMeasure?
+        if let measure {
+            // Named: only on hrv, only a known measure (the reference words any other case).
+            guard sampleKind == .hrv else { return nil }
+            let bytes = c.bytes(measure)
+            if StoredLineScanner.matches(bytes, "sdnn") {
+                hrvMeasure = .sdnn
+            } else if StoredLineScanner.matches(bytes, "rmssd") {
+                hrvMeasure = .rmssd
+            } else {
+                return nil
+            }
+        } else if sampleKind == .hrv {
+            hrvMeasure = HRVMeasure(sourceBytes: c.bytes(source))
+        }
         return ScannedSampleLine(kind: sampleKind, kindText: kind, id: id, start: start, end: end, source: source, unit: unit,
-                                 stringValue: stringValue, numberValue: numberValue, eventID: eventID)
+                                 stringValue: stringValue, numberValue: numberValue, eventID: eventID, hrvMeasure: hrvMeasure)
     }
 
     /// The reading of a scanned line, validated by ``InputRules`` as
@@ -105,8 +125,8 @@ extension InputParser {
             return  // not a line `reading(of:seconds:_:)` accepts
         }
         SampleObjectWriter.write(.inputContent(unknown: JSONObject()), end: text(line.end), id: text(line.id),
-                                 kind: text(line.kindText), source: text(line.source), start: text(line.start),
-                                 reading: reading, into: &content)
+                                 kind: text(line.kindText), measure: line.hrvMeasure, source: text(line.source),
+                                 start: text(line.start), reading: reading, into: &content)
     }
 
     /// The fast path of ``parse(_:)-(UnsafeRawBufferPointer)``: the common
@@ -135,7 +155,8 @@ extension InputParser {
         var content: [UInt8] = []
         content.reserveCapacity(bytes.count)
         writeContent(of: line, c, into: &content)
-        let sample = Sample(id: idText, kind: line.kind, start: startTime, end: endTime, source: sourceText, reading: reading)
+        let sample = Sample(id: idText, kind: line.kind, start: startTime, end: endTime, source: sourceText, reading: reading,
+                            hrvMeasure: line.hrvMeasure)
         return IngestCommand(intent: .sample(sample), eventID: eventIDText, extra: JSONObject(), content: content)
     }
 }

@@ -35,7 +35,7 @@ extension InputParser {
             case .source: taken = take(&source)
             case .feature: taken = take(&feature)
             case .eventID: taken = take(&eventID)
-            case .end, .id, .start, .unit, .value, nil: taken = false
+            case .end, .id, .measure, .start, .unit, .value, nil: taken = false
             }
             guard taken else { return nil }
             if c.expect(UInt8(ascii: ",")) { continue }

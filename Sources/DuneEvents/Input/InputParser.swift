@@ -193,6 +193,15 @@ extension InputFields: SampleFieldReader {
     mutating func distance() throws(Rejection) -> InputMeasure? { try measure("distance", unit: "distanceUnit") }
     mutating func volumeKg() throws(Rejection) -> Double? { try optionalNumber("volumeKg") }
 
+    mutating func hrvMeasure() throws(Rejection) -> HRVMeasure? {
+        guard let name = try optionalString("measure") else { return nil }
+        guard let measure = HRVMeasure(exactly: name) else {
+            throw Rejection(.unknownMeasure, field: "measure",
+                            "field \"measure\" \"\(name)\" is not an HRV measure; expected one of \(HRVMeasure.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return measure
+    }
+
     /// The number in `key` with its unit in `unitKey`: both, or neither.
     private mutating func measure(_ key: String, unit unitKey: String) throws(Rejection) -> InputMeasure? {
         guard let value = try optionalNumber(key) else {

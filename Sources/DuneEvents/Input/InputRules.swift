@@ -22,6 +22,9 @@ protocol SampleFieldReader {
     /// The distance and its unit; refuses a unit without the number.
     mutating func distance() throws(Rejection) -> InputMeasure?
     mutating func volumeKg() throws(Rejection) -> Double?
+    /// The measure the input names, `nil` when it names none (asked of every
+    /// kind, after the reading); refuses a name other than `sdnn` or `rmssd`.
+    mutating func hrvMeasure() throws(Rejection) -> HRVMeasure?
 }
 
 /// The one set of input rules (docs/input-format.md): required
@@ -103,7 +106,13 @@ enum InputRules {
             try duration(of: kind, start: start, end: end)
             reading = .quantity(try quantity(reader.quantity(), kind: kind))
         }
-        return Sample(id: id, kind: kind, start: start, end: end, source: source, reading: reading)
+        let measure = try reader.hrvMeasure()
+        if measure != nil, kind != .hrv {
+            throw Rejection(.measureNotHRV, field: "measure",
+                            "field \"measure\" is given on a \(kind.rawValue) sample; only hrv samples have a measure")
+        }
+        // No measure on an hrv sample: the source's (SPEC §11.1), filled in by `Sample`.
+        return Sample(id: id, kind: kind, start: start, end: end, source: source, reading: reading, hrvMeasure: measure)
     }
 
     /// The longest accepted `end − start` of a sample of `kind`, in hours.

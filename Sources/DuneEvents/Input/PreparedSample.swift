@@ -65,7 +65,7 @@ extension InputParser {
         }
         SampleObjectWriter.write(.storedData(eventID: eventID, extra: JSONObject(), input: input),
                                  end: UnescapedJSONText(bytes: c.bytes(line.end)), id: UnescapedJSONText(bytes: c.bytes(line.id)),
-                                 kind: UnescapedJSONText(bytes: c.bytes(line.kindText)),
+                                 kind: UnescapedJSONText(bytes: c.bytes(line.kindText)), measure: line.hrvMeasure,
                                  source: UnescapedJSONText(bytes: c.bytes(line.source)),
                                  start: UnescapedJSONText(bytes: c.bytes(line.start)), reading: value, into: &data)
         return PreparedSample(content: content, key: key, id: id, eventID: eventID, data: first..<data.count)

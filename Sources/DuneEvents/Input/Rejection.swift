@@ -52,6 +52,10 @@ public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
         case outOfRange
         /// A number is not finite (NaN or an infinity; only typed values: JSON has no such numbers).
         case notFinite
+        /// An hrv sample's `measure` is not `sdnn` or `rmssd` (only lines: the typed measure is an ``HRVMeasure``).
+        case unknownMeasure
+        /// A sample that is not hrv carries a `measure` (a line's `measure`, a typed ``SampleInput/hrvMeasure``).
+        case measureNotHRV
     }
 
     /// What kind of rule the input broke.

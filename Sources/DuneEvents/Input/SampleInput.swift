@@ -14,6 +14,8 @@
 /// let hrv = SampleInput(id: sample.uuid.uuidString, start: Timestamp(sample.startDate, in: .current),
 ///                       end: Timestamp(sample.endDate, in: .current), source: "Apple Watch",
 ///                       reading: .hrv(sample.quantity.doubleValue(for: .secondUnit(with: .milli)), .milliseconds))
+/// let ring = SampleInput(id: id, start: start, end: end, source: "My Ring",
+///                        reading: .hrv(62.0, .milliseconds), hrvMeasure: .rmssd)  // the source name does not say
 /// ```
 public struct SampleInput: Sendable, Hashable {
     /// HealthKit's sample UUID: a later input with the same id corrects this one.
@@ -26,10 +28,16 @@ public struct SampleInput: Sendable, Hashable {
     public var source: String
     /// The value, which also says what was measured.
     public var reading: Reading
+    /// For an hrv reading, which statistic the value is, when the app knows
+    /// it; `nil` derives it from ``source`` (``HRVMeasure/init(source:)``:
+    /// a name containing `oura` or `whoop` is RMSSD, any other SDNN). Set on
+    /// any other reading, the input is rejected (``Rejection/Code/measureNotHRV``).
+    public var hrvMeasure: HRVMeasure?
 
     /// What the sample measured, in the unit it was measured in.
     public enum Reading: Sendable, Hashable {
-        /// Heart rate variability (SDNN).
+        /// Heart rate variability; which statistic it is comes from
+        /// ``SampleInput/hrvMeasure``, or from the source name.
         case hrv(Double, HRVUnit)
         /// Resting heart rate.
         case restingHeartRate(Double, HeartRateUnit)
@@ -81,12 +89,14 @@ public struct SampleInput: Sendable, Hashable {
     ///   - end: When it ends.
     ///   - source: The app or device that wrote the sample.
     ///   - reading: The value in the unit HealthKit gave.
-    public init(id: String, start: Timestamp, end: Timestamp, source: String, reading: Reading) {
+    ///   - hrvMeasure: For an hrv reading, the statistic it is; `nil` takes it from `source`.
+    public init(id: String, start: Timestamp, end: Timestamp, source: String, reading: Reading, hrvMeasure: HRVMeasure? = nil) {
         self.id = id
         self.start = start
         self.end = end
         self.source = source
         self.reading = reading
+        self.hrvMeasure = hrvMeasure
     }
 
     /// What was measured: the reading's kind.

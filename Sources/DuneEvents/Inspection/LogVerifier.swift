@@ -31,6 +31,12 @@ package enum LogVerifier {
         package var warnings: [Problem] = []
         /// All such events counted, including those not kept.
         package var warningCount = 0
+        /// Intact lines of a newer version than this build reads (a later
+        /// version wrote them): not damage, but nothing here can interpret
+        /// them. At most ``maximumProblems`` are kept, in file order.
+        package var newerLines: [Problem] = []
+        /// All such lines counted, including those not kept.
+        package var newerCount = 0
 
         /// No damaged line, and no torn tail (bytes after the last `\n` while no writer is appending).
         package var isIntact: Bool { problemCount == 0 && (trailingBytes == 0 || writerActive) }
@@ -69,32 +75,43 @@ package enum LogVerifier {
                 return
             }
             let decoded = Result { () throws(EventCodec.DecodeError) in try EventCodec.decode(line.bytes) }
-            guard case .success(let event) = decoded else {
-                if case .failure(let error) = decoded {
+            let seq: Int, id: String
+            var decodedEvent: RecordedEvent?
+            switch decoded {
+            case .success(let event):
+                (seq, id, decodedEvent) = (event.seq, event.id, event)
+            case .failure(let error):
+                // A newer version: its envelope is still checked; its data is not read.
+                guard let newer = error.newer, let envelope = StoredEnvelope(line.bytes) else {
                     note(line.number, line.byteOffset, "CRC is valid but the line cannot be decoded: \(error.reason)")
+                    afterDamage = true
+                    return
                 }
-                afterDamage = true
-                return
+                report.newerCount += 1
+                if report.newerLines.count < maximumProblems {
+                    report.newerLines.append(Problem(line: line.number, byteOffset: line.byteOffset, reason: newer.reason))
+                }
+                (seq, id) = (envelope.seq, envelope.id)
             }
-            if afterDamage ? event.seq <= report.lastSeq : event.seq != expectedSeq {
+            if afterDamage ? seq <= report.lastSeq : seq != expectedSeq {
                 let expected = afterDamage ? "more than \(report.lastSeq)" : "\(expectedSeq)"
-                note(line.number, line.byteOffset, "seq \(event.seq) where \(expected) was expected (gap or reordering)")
+                note(line.number, line.byteOffset, "seq \(seq) where \(expected) was expected (gap or reordering)")
             }
             afterDamage = false
-            if event.isOutsideTimestampWindow {
+            if let event = decodedEvent, event.isOutsideTimestampWindow {
                 report.warningCount += 1
                 if report.warnings.count < maximumProblems {
                     report.warnings.append(Problem(line: line.number, byteOffset: line.byteOffset,
                                                    reason: outsideWindowReason(event)))
                 }
             }
-            if let first = ids[event.id] {
-                note(line.number, line.byteOffset, "event id \(event.id) repeats the id of line \(first)")
+            if let first = ids[id] {
+                note(line.number, line.byteOffset, "event id \(id) repeats the id of line \(first)")
             } else {
-                ids[event.id] = line.number
+                ids[id] = line.number
             }
-            report.lastSeq = event.seq
-            expectedSeq = event.seq + 1
+            report.lastSeq = seq
+            expectedSeq = seq + 1
         }
         report.bytes = end.endOffset + end.trailingByteCount
         report.trailingBytes = end.trailingByteCount

@@ -35,8 +35,10 @@ struct LogCheckpoint {
     static let magic = "DUNECKP1"
     /// Bumped whenever the payload or ``ContentDigest`` changes (2: content
     /// digests spell timestamps canonically; the stamp holds the log's identity;
-    /// 3: the ids of forgotten samples).
-    static let version: UInt32 = 3
+    /// 3: the ids of forgotten samples; 4: an hrv sample's content holds its
+    /// measure, and the payload starts with the event versions it was built
+    /// under, ``EventVersions/stamp``: a checkpoint of other versions is not used).
+    static let version: UInt32 = 4
 
     /// `<log>.checkpoint`.
     static func path(forLog logPath: String) -> String { logPath + ".checkpoint" }
@@ -51,6 +53,7 @@ struct LogCheckpoint {
     /// The payload ``encoded()`` frames.
     private func encodedPayload() -> [UInt8] {
         var payload = BinaryWriter()
+        payload.string(EventVersions.stamp)
         stamp.write(to: &payload)
         state.write(to: &payload)
         return payload.bytes
@@ -65,6 +68,7 @@ struct LogCheckpoint {
             writer.bytes.withUnsafeBytes { body($0) }
             writer.bytes.removeAll(keepingCapacity: true)
         }
+        writer.string(EventVersions.stamp)
         stamp.write(to: &writer)
         state.write(to: &writer, chunkBytes: chunkBytes, emit: emit)
         emit(&writer)
@@ -74,7 +78,8 @@ struct LogCheckpoint {
     static func decode(_ bytes: [UInt8]) -> LogCheckpoint? {
         guard case .success(let payload) = LogCacheFile.unframe(bytes, magic: magic, version: version) else { return nil }
         var reader = BinaryReader(payload, from: 0)
-        guard let stamp = LogStamp(from: &reader), let state = IngestState(from: &reader), reader.isAtEnd,
+        guard reader.string() == EventVersions.stamp,
+              let stamp = LogStamp(from: &reader), let state = IngestState(from: &reader), reader.isAtEnd,
               state.lastSeq == stamp.lastSeq
         else { return nil }
         return LogCheckpoint(stamp: stamp, state: state)

@@ -352,6 +352,8 @@ package enum LogEraser {
     }
 
     private static func damage(_ error: DuneEventsError, path: String) -> DuneEventsError {
+        // A newer version is not damage: its message already says what to do.
+        guard error.code != .newerVersion else { return error }
         var failure = error
         failure.message = failure.message.hasSuffix(".") ? String(failure.message.dropLast()) : failure.message
         failure.message += "; forget changes nothing in a damaged log: restore the log from a backup or cut it at the last good line"
@@ -482,7 +484,9 @@ package enum LogEraser {
                 erasure.droppedEventIDs.append(SampleErasure.DroppedEventID(key: ContentDigest(string: eventID), seq: original.seq))
             }
             let event = Event(.redacted(RedactedEvent(sampleID: sampleID, type: original.type)))
-            return EventCodec.encodeLine(RecordedEvent(seq: original.seq, id: original.id, recordedAt: original.recordedAt, event: event))
+            // The redacted line keeps the `v` it had (SPEC §11).
+            return EventCodec.encodeLine(RecordedEvent(seq: original.seq, id: original.id, recordedAt: original.recordedAt, event: event,
+                                                       storedVersion: original.storedVersion))
         }
 
         while offset < scanned.validBytes {

@@ -123,6 +123,8 @@ struct ChunkResult: Sendable {
     enum Stop: Sendable {
         /// A damaged line, at `byteOffset`.
         case damaged(reason: String, byteOffset: Int)
+        /// A line of a newer version than this build reads, at `byteOffset`.
+        case newer(NewerVersion, byteOffset: Int)
         /// A line whose seq does not follow the line before it in the chunk.
         case seqGap(seq: Int, expected: Int, byteOffset: Int)
         /// The first line with `seq > through`; it is intact and in sequence.
@@ -227,7 +229,13 @@ final class ChunkDecoder {
                     do {
                         builder.append(try EventCodec.decode(line))
                     } catch {
-                        result.stop = pastLimit ? .limit : .damaged(reason: LogReader.undecodableReason(error.reason), byteOffset: offset)
+                        if pastLimit {
+                            result.stop = .limit
+                        } else if let newer = error.newer {
+                            result.stop = .newer(newer, byteOffset: offset)
+                        } else {
+                            result.stop = .damaged(reason: LogReader.undecodableReason(error.reason), byteOffset: offset)
+                        }
                         break scanning
                     }
                 }
@@ -405,6 +413,8 @@ struct ChunkMerger {
             return false
         case .damaged(let reason, let offset):
             throw DuneEventsError(.corruptLog, reason, location: .init(path: path, line: lineNumber + chunk.goodLines, byteOffset: offset))
+        case .newer(let newer, let offset):
+            throw newer.error(path: path, line: lineNumber + chunk.goodLines, byteOffset: offset)
         case .seqGap(let seq, let expected, let offset):
             throw DuneEventsError(.corruptLog, LogReader.seqGapReason(seq, expected: expected),
                                   location: .init(path: path, line: lineNumber + chunk.goodLines, byteOffset: offset, seq: seq))
@@ -417,6 +427,15 @@ extension LogReader {
 
     static func undecodableReason(_ reason: String) -> String {
         "the line has a valid CRC but cannot be decoded: \(reason)"
+    }
+
+    /// The error for an intact line the reference decoder refused: a newer
+    /// version (``DuneEventsError/Code/newerVersion``) or damage.
+    static func decodingError(_ error: EventCodec.DecodeError, location: DuneEventsError.Location) -> DuneEventsError {
+        if let newer = error.newer {
+            return newer.error(path: location.path, line: location.line, byteOffset: location.byteOffset)
+        }
+        return DuneEventsError(.corruptLog, undecodableReason(error.reason), location: location)
     }
 
     static func seqGapReason(_ seq: Int, expected: Int) -> String {

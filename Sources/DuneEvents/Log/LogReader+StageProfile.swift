@@ -104,8 +104,8 @@ extension LogReader {
                     do {
                         builder.append(try EventCodec.decode(line))
                     } catch {
-                        throw DuneEventsError(.corruptLog, LogReader.undecodableReason(error.reason),
-                                              location: .init(path: file.path, line: lineNumber + index + 1, byteOffset: lineOffset + starts[index]))
+                        throw LogReader.decodingError(error, location: .init(path: file.path, line: lineNumber + index + 1,
+                                                                             byteOffset: lineOffset + starts[index]))
                     }
                 }
             }

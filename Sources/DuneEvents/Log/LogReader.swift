@@ -119,7 +119,7 @@ package struct LogReader: Sendable {
         do {
             return try EventCodec.decode(line)
         } catch {
-            throw DuneEventsError(.corruptLog, "the line has a valid CRC but cannot be decoded: \(error.reason)", location: location)
+            throw LogReader.decodingError(error, location: location)
         }
     }
 }

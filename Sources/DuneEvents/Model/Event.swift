@@ -85,12 +85,20 @@ package struct RecordedEvent: Sendable, Hashable {
     /// Wall-clock time of the append (UTC). Metadata only: no projection reads it.
     package var recordedAt: Timestamp
     package var event: Event
+    /// The `v` of the stored line: the version of the type's `data` shape it
+    /// was written in (``EventVersions``). ``event`` is always in the current
+    /// shape (upcast when this is older); the encoder writes the line back in
+    /// this version, so a stored line is printed as it is in the log.
+    package var storedVersion: Int
 
-    package init(seq: Int, id: String, recordedAt: Timestamp, event: Event) {
+    /// - Parameter storedVersion: the line's `v`; `nil` is the type's current
+    ///   version (what a new append writes).
+    package init(seq: Int, id: String, recordedAt: Timestamp, event: Event, storedVersion: Int? = nil) {
         self.seq = seq
         self.id = id
         self.recordedAt = recordedAt
         self.event = event
+        self.storedVersion = storedVersion ?? EventVersions.current(event.type)
     }
 
     package var type: EventType { event.type }

@@ -25,8 +25,10 @@ import DuneEvents
 /// encodes the small parts (``writeMeta(to:)``) and holds the large ones.
 package struct ProjectionSnapshot: Sendable {
     /// Bumped whenever the file's layout or any part's encoding changes
-    /// (2: sections with their own checks, rows and index as memory images).
-    package static let formatVersion: UInt32 = 2
+    /// (2: sections with their own checks, rows and index as memory images;
+    /// 3: the event versions it was built under after the fold versions, and
+    /// whole hrv samples with their measure).
+    package static let formatVersion: UInt32 = 3
 
     /// The fold versions the snapshot's state came from, in ``ProjectionName``
     /// order: a snapshot whose versions differ from the running code's is stale.

@@ -9,6 +9,8 @@ import DuneEvents
 ///   format version;
 /// - it was folded by the same code: its fold versions equal
 ///   ``ProjectionSnapshot/foldVersions``;
+/// - it was built under the same event versions (``EventVersions/stamp``:
+///   the events it holds were upcast to the same shapes);
 /// - it belongs to this log file (device and inode) and the log still has the
 ///   line it ends at (offset, seq and CRC, see `LogStamp`).
 ///
@@ -18,15 +20,16 @@ import DuneEvents
 /// process that holds the writer lock — a process killed while writing one
 /// leaves the previous snapshot or none.
 ///
-/// ## Layout (format version 2, little-endian)
+/// ## Layout (format version 3, little-endian)
 ///
 /// ```
 /// "DUNESNP1"                          magic, 8 bytes
-/// format version, section count       UInt32 each (version 2, 3 sections)
+/// format version, section count       UInt32 each (version 3, 3 sections)
 /// per section: length, check          UInt64, CacheChecksum (32 bytes)
 /// header check                        CacheChecksum of the 136 bytes above
 /// section 0, meta:
 ///   fold versions                     4 × UInt32, in ProjectionName order
+///   event versions                    EventVersions.stamp, length-prefixed UTF-8
 ///   LogStamp                          the log file and the line it ends at
 ///   ProjectionSnapshot meta           counts, sources, full samples, profile, sync status
 /// section 1, rows                     64 bytes per current sample (PackedSample)
@@ -111,6 +114,10 @@ package enum SnapshotFile {
                 .map { "\($0.0.cliName) \($0.1.0) → \($0.1.1)" }
             return ignored("it is stale: the folds changed since it was written (fold version \(stale.joined(separator: ", ")))")
         }
+        guard let eventVersions = reader.string() else { return damaged }
+        if eventVersions != EventVersions.stamp {
+            return ignored("it was built under other event versions (\(eventVersions); this build reads \(EventVersions.stamp))")
+        }
         guard let stamp = LogStamp(from: &reader) else { return damaged }
         if let mismatch = stampMismatch(stamp) { return ignored(mismatch) }
         guard let meta = ProjectionSnapshot.readMeta(from: &reader), reader.isAtEnd, meta.throughSeq == stamp.lastSeq,
@@ -180,9 +187,11 @@ package enum SnapshotFile {
     /// The bytes of `<log>.snapshot` for `snapshot`, taken at `stamp`
     /// (`foldVersions` other than the running code's only in tests of stale snapshots).
     static func encoded(_ snapshot: ProjectionSnapshot, at stamp: LogStamp,
-                        foldVersions: [UInt32] = ProjectionSnapshot.foldVersions) -> [UInt8] {
+                        foldVersions: [UInt32] = ProjectionSnapshot.foldVersions,
+                        eventVersions: String = EventVersions.stamp) -> [UInt8] {
         var meta = BinaryWriter()
         for version in foldVersions { meta.uint32(version) }
+        meta.string(eventVersions)
         stamp.write(to: &meta)
         snapshot.writeMeta(to: &meta)
         return meta.bytes.withUnsafeBytes { meta in

@@ -74,22 +74,45 @@ enum HistoryCommandLine {
         var shown = 0
         struct LimitReached: Error {}
         var line: [UInt8] = []
+        var lastSeq = (filter.seqs?.lowerBound ?? 1) - 1
+        func show(_ event: RecordedEvent) throws {
+            if shown >= limit { throw LimitReached() }
+            shown += 1
+            if json {
+                // The stored line: written back in the version it was stored in.
+                line.removeAll(keepingCapacity: true)
+                EventCodec.appendLine(event, to: &line)
+                output.append(bytes: line)
+            } else {
+                output.append(EventFormatting.row(event, marker: EventMarker.marker(for: event, unfinishedStarts: unfinished), color: color) + "\n")
+            }
+        }
         do {
-            let range = LogReader.Range(after: (filter.seqs?.lowerBound ?? 1) - 1, throughSeq: filter.seqs?.upperBound ?? .max)
-            try LogReader(path: path).forEachEventBatch(range) { batch in
-                // A failed stdout write ends the listing (reported as exit 74).
-                if Terminal.outputFailed { throw LimitReached() }
-                // Filter on the compact rows; build only the events that are shown.
-                for position in 0..<batch.count where filter.matches(batch, at: position) {
-                    let event = batch[position]
-                    if shown >= limit { throw LimitReached() }
-                    shown += 1
-                    if json {
-                        line.removeAll(keepingCapacity: true)
-                        EventCodec.appendLine(event, to: &line)
-                        output.append(bytes: line)
-                    } else {
-                        output.append(EventFormatting.row(event, marker: EventMarker.marker(for: event, unfinishedStarts: unfinished), color: color) + "\n")
+            let range = LogReader.Range(after: lastSeq, throughSeq: filter.seqs?.upperBound ?? .max)
+            do {
+                try LogReader(path: path).forEachEventBatch(range) { batch in
+                    // A failed stdout write ends the listing (reported as exit 74).
+                    if Terminal.outputFailed { throw LimitReached() }
+                    // Filter on the compact rows; build only the events that are shown.
+                    for position in 0..<batch.count where filter.matches(batch, at: position) { try show(batch[position]) }
+                    if let last = batch.lastSeq { lastSeq = last }
+                }
+            } catch let error as DuneEventsError where error.code == .newerVersion {
+                // From the first line of a newer version on, line by line: such lines are
+                // named (they match every filter but the seq range: nothing of them is read).
+                try LogReader(path: path).forEachInspectedLine(after: lastSeq, through: range.throughSeq) { inspected in
+                    if Terminal.outputFailed { throw LimitReached() }
+                    switch inspected {
+                    case .event(let event):
+                        if filter.matches(EventBatch([event]), at: 0) { try show(event) }
+                    case .newer(let newer):
+                        if shown >= limit { throw LimitReached() }
+                        shown += 1
+                        if json {
+                            output.append(bytes: newer.bytes + [UInt8(ascii: "\n")])
+                        } else {
+                            output.append("newer version: \(newer.summary.terminalSafe)\n")
+                        }
                     }
                 }
             }

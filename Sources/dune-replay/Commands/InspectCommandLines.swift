@@ -23,21 +23,44 @@ enum ShowCommandLine {
         }
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
-        let events = try LogReader(path: path).events(after: seq - 1, through: seq)
+        let events: [RecordedEvent]
+        do {
+            events = try LogReader(path: path).events(after: seq - 1, through: seq)
+        } catch let error as DuneEventsError where error.code == .newerVersion {
+            // A line of a newer version (this one or one before it): named, not interpreted.
+            var found: InspectedLine?
+            try LogReader(path: path).forEachInspectedLine(after: seq - 1, through: seq) { found = $0 }
+            switch found {
+            case .newer(let newer)?:
+                if arguments.flag("--json") {
+                    Terminal.out(bytes: newer.bytes + [UInt8(ascii: "\n")])
+                    return .success
+                }
+                Terminal.out(showNewer(newer))
+                return .success
+            case .event(let event)?:
+                events = [event]
+            case nil:
+                events = []
+            }
+        }
         guard let event = events.first else {
             throw CommandFailure(exitCode: .dataError, message: "Error: the log '\(path)' has no event with seq \(seq)")
         }
         if arguments.flag("--json") {
+            // The stored line: written back in the version it was stored in.
             var line: [UInt8] = []
             EventCodec.appendLine(event, to: &line)
             Terminal.out(bytes: line)
             return .success
         }
+        // The data as this build reads it: upcast to the current shape.
         var data: [UInt8] = []
         EventCodec.appendData(of: event.event, to: &data)
         var text = """
         seq         \(event.seq)
         type        \(event.type.rawValue)
+        version     \(versionText(event))
         id          \(event.id.terminalSafe)
         recordedAt  \(event.recordedAt.text)
         when        \(EventFormatting.hasOwnDate(event) ? "\(event.occurredAt.text) (day \(event.occurredAt.localDate))" : "- (no date of its own: see recordedAt)")
@@ -50,6 +73,26 @@ enum ShowCommandLine {
         }
         Terminal.out(text)
         return .success
+    }
+
+    /// The stored `v`, and the version it is read as when older.
+    static func versionText(_ event: RecordedEvent) -> String {
+        let current = EventVersions.current(event.type)
+        guard event.storedVersion < current, !event.isRedacted else { return "\(event.storedVersion)" }
+        return "\(event.storedVersion) (read as version \(current))"
+    }
+
+    /// What `show` prints for a line of a newer version: its envelope and the stored line.
+    static func showNewer(_ newer: NewerLine) -> String {
+        """
+        seq         \(newer.envelope.seq)
+        type        \(newer.envelope.type.terminalSafe)
+        version     \(newer.envelope.version) (newer than this build reads: \(newer.newer.type.rawValue) up to version \(newer.newer.newest))
+        id          \(newer.envelope.id.terminalSafe)
+        recordedAt  \(newer.envelope.recordedAt.terminalSafe)
+        line        \(String(decoding: newer.bytes, as: UTF8.self).terminalSafe)
+
+        """
     }
 }
 
@@ -68,7 +111,9 @@ enum VerifyCommandLine {
         line and byte offset) or the last line is torn (the verdict says what the next writer does
         with it), 66 when the log is missing. Events an older version stored with a
         timestamp outside [1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z) are listed as warnings on stderr
-        (not damage: exit 0); every read model skips them.
+        (not damage: exit 0); every read model skips them. Lines of a newer version than this build
+        reads (a later version wrote them) are named the same way (not damage: exit 0); commands that
+        interpret the log refuse it.
         """,
         run: { try run($0) })
 
@@ -93,6 +138,11 @@ enum VerifyCommandLine {
                 JSONMember("writerActive", .bool(report.writerActive)),
                 JSONMember("problemCount", .number(Double(report.problemCount))), JSONMember("problems", .array(problems)),
                 JSONMember("warningCount", .number(Double(report.warningCount))), JSONMember("warnings", .array(warnings)),
+                JSONMember("newerVersionCount", .number(Double(report.newerCount))),
+                JSONMember("newerVersionLines", .array(report.newerLines.map {
+                    .object(JSONObject([JSONMember("line", .number(Double($0.line))), JSONMember("byteOffset", .number(Double($0.byteOffset))),
+                                        JSONMember("reason", .string($0.reason))]))
+                })),
             ]))) + "\n")
         } else if report.isIntact {
             for warning in report.warnings { Terminal.err("\(path): warning: \(String(describing: warning).terminalSafe)\n") }
@@ -104,6 +154,10 @@ enum VerifyCommandLine {
             Terminal.out("ok: \(path): \(Wording.count(report.lines, "event"))\(report.lines > 0 ? ", " + Wording.seqs(1, report.lastSeq) : ""), \(report.bytes - report.trailingBytes) bytes; every CRC matches, seq is gapless, ids are unique\(appending)\n")
             if report.warningCount > 0 {
                 Terminal.out("warning: \(Wording.count(report.warningCount, "event")) with a timestamp outside \(TimestampWindow.description) (written by an older version): not damage; every read model skips them\n")
+            }
+            for newer in report.newerLines { Terminal.err("\(path): newer version: \(String(describing: newer).terminalSafe)\n") }
+            if report.newerCount > 0 {
+                Terminal.out("note: \(Wording.count(report.newerCount, "line")) of a newer version than this build reads (a later version wrote them): not damage; rebuild, report, explain, forget and any append refuse this log until a later version reads it\n")
             }
         } else {
             for problem in report.problems { Terminal.err("\(path): \(String(describing: problem).terminalSafe)\n") }
@@ -154,10 +208,27 @@ enum StatsCommandLine {
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
         var builder = LogStatistics.Builder()
-        let end = try LogReader(path: path).forEachBatch { batch in
-            for event in batch { builder.add(event) }
+        var newer: [NewerLine] = []
+        var validBytes = 0
+        var lastSeq = 0
+        do {
+            validBytes = try LogReader(path: path).forEachBatch { batch in
+                for event in batch {
+                    builder.add(event)
+                    lastSeq = event.seq
+                }
+            }.validBytes
+        } catch let error as DuneEventsError where error.code == .newerVersion {
+            // Counted up to the newer line; from it on, line by line, naming the newer ones.
+            try LogReader(path: path).forEachInspectedLine(after: lastSeq) { line in
+                switch line {
+                case .event(let event): builder.add(event)
+                case .newer(let line): newer.append(line)
+                }
+            }
+            validBytes = try LogFile.openForReading(path: path).size
         }
-        let stats = builder.build(bytes: end.validBytes)
+        let stats = builder.build(bytes: validBytes)
         if arguments.flag("--json") {
             func counts(_ list: [LogStatistics.Count]) -> JSONValue {
                 .object(JSONObject(list.map { JSONMember($0.name, .number(Double($0.count))) }))
@@ -167,13 +238,16 @@ enum StatsCommandLine {
                 JSONMember("redacted", .number(Double(stats.redacted))), JSONMember("byType", counts(stats.byType)), JSONMember("byKind", counts(stats.byKind)), JSONMember("bySource", counts(stats.bySource)),
                 JSONMember("firstDay", stats.firstDay.map { .string($0.description) } ?? .null),
                 JSONMember("lastDay", stats.lastDay.map { .string($0.description) } ?? .null),
+                JSONMember("newerVersion", .array(newer.map { .string($0.summary) })),
             ]))) + "\n")
             return .success
         }
         var text = "\(path): \(Wording.count(stats.events, "event")), \(Wording.count(stats.bytes, "byte"))"
         if let first = stats.firstDay, let last = stats.lastDay { text += ", \(first) – \(last) (\(Wording.count(last.ordinal - first.ordinal + 1, "day")))" }
         if stats.redacted > 0 { text += "; \(stats.redacted) redacted (of forgotten samples)" }
+        if !newer.isEmpty { text += "; \(newer.count) of a newer version than this build reads, not counted below" }
         text += "\n"
+        for line in newer { text += "  newer version: \(line.summary.terminalSafe)\n" }
         for (title, list) in [("by type", stats.byType), ("by sample kind", stats.byKind), ("by source", stats.bySource)] where !list.isEmpty {
             text += "\n\(title):\n"
             for count in list { text += "  " + count.name.terminalSafe.padding(28) + String(count.count) + "\n" }

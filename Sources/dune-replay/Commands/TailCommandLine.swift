@@ -95,11 +95,19 @@ private struct TailPrinter {
         guard !lines.isEmpty else { return true }
         var output: [UInt8] = []
         for line in lines {
-            let event: RecordedEvent? = line.bytes.withUnsafeBytes { buffer in
+            let decoded: Result<RecordedEvent, EventCodec.DecodeError>? = line.bytes.withUnsafeBytes { buffer in
                 guard StoredLine.isIntact(buffer) else { return nil }
-                return try? EventCodec.decode(buffer)
+                return Result { () throws(EventCodec.DecodeError) in try EventCodec.decode(buffer) }
             }
-            guard let event else {
+            if case .failure(let error)? = decoded, error.newer != nil,
+               let envelope = line.bytes.withUnsafeBytes({ StoredEnvelope($0) }), let newer = error.newer {
+                // A line a later version wrote: named, printed as stored, not interpreted.
+                let named = NewerLine(envelope: envelope, newer: newer, bytes: line.bytes, lineNumber: 0, byteOffset: line.byteOffset)
+                output.append(contentsOf: json ? line.bytes : Array("newer version: \(named.summary.terminalSafe)".utf8))
+                output.append(UInt8(ascii: "\n"))
+                continue
+            }
+            guard case .success(let event)? = decoded else {
                 Terminal.err("tail: \(path): byte \(line.byteOffset): damaged line skipped (CRC or JSON); run 'dune-replay verify'\n")
                 continue
             }

@@ -40,10 +40,20 @@ enum EventMarker {
     /// - Complexity: one pass over the log; memory O(tasks in flight).
     static func unfinishedTaskStarts(path: String) throws -> Set<Int> {
         var open = UnfinishedTasks()
-        try LogReader(path: path).forEachEventBatch { batch in
-            // Task events are never packed samples: only the batch's other events need reading.
-            for event in batch.otherEvents {
-                guard case .task(let task) = event.payload else { continue }
+        var lastSeq = 0
+        do {
+            try LogReader(path: path).forEachEventBatch { batch in
+                // Task events are never packed samples: only the batch's other events need reading.
+                for event in batch.otherEvents {
+                    guard case .task(let task) = event.payload else { continue }
+                    open.apply(task, seq: event.seq)
+                }
+                if let last = batch.lastSeq { lastSeq = last }
+            }
+        } catch let error as DuneEventsError where error.code == .newerVersion {
+            // From a line of a newer version on, line by line, past the lines this build cannot read.
+            try LogReader(path: path).forEachInspectedLine(after: lastSeq) { line in
+                guard case .event(let event) = line, case .task(let task) = event.payload else { return }
                 open.apply(task, seq: event.seq)
             }
         }

@@ -9,6 +9,8 @@ extension DuneEventsError {
         switch code {
         case .corruptLog:
             return "Run 'dune-replay verify' on the same log to see every damaged line."
+        case .newerVersion:
+            return "'dune-replay verify', 'history', 'show', 'tail' and 'stats' still read the log; use a dune-replay built from a later version to interpret it."
         case .invalidInput, .conflict, .logLocked, .inputUnavailable, .io, .closed:
             return nil
         }

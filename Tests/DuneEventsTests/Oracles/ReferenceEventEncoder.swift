@@ -8,18 +8,19 @@
 enum ReferenceEventEncoder {
     /// The complete, sealed, newline-terminated line for `recorded`.
     static func line(_ recorded: RecordedEvent) -> [UInt8] {
-        var line: [UInt8] = Array(#"{"v":1,"seq":\#(recorded.seq),"id":"#.utf8)
+        var line: [UInt8] = Array(#"{"v":\#(recorded.storedVersion),"seq":\#(recorded.seq),"id":"#.utf8)
         JSONWriter.write(.string(recorded.id), into: &line)
         line += Array(#","type":"\#(recorded.type.rawValue)","recordedAt":"#.utf8)
         JSONWriter.write(.string(recorded.recordedAt.text), into: &line)
         line += Array(#","data":"#.utf8)
-        JSONWriter.write(.object(data(of: recorded.event)), into: &line)
+        JSONWriter.write(.object(data(of: recorded.event, version: recorded.storedVersion)), into: &line)
         StoredLine.seal(&line)
         return line
     }
 
-    /// The `data` member of an event.
-    static func data(of event: Event) -> JSONObject {
+    /// The `data` member of an event, in the shape of `version` of its type
+    /// (`sample.ingested` from v2 on: an hrv sample's `measure`).
+    static func data(of event: Event, version: Int) -> JSONObject {
         var data = JSONObject()
         switch event.payload {
         case .sampleIngested(let sample):
@@ -28,6 +29,7 @@ enum ReferenceEventEncoder {
             data["start"] = .string(sample.start.text)
             data["end"] = .string(sample.end.text)
             data["source"] = .string(sample.source)
+            if version >= 2, sample.kind == .hrv, let measure = sample.hrvMeasure { data["measure"] = .string(measure.rawValue) }
             switch sample.reading {
             case .quantity(let quantity):
                 data["value"] = .number(quantity.value)
