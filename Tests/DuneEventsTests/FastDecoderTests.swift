@@ -11,7 +11,8 @@ import DuneFixtures
 
     /// Stored lines of 45 generated days plus hand-written events that take
     /// every rare path (non-UUID ids, converted units, workouts, eventIDs,
-    /// extra members, non-canonical timestamps, escapes, non-ASCII).
+    /// extra members, non-canonical timestamps, escapes, non-ASCII, hrv
+    /// measures), with samples of both versions of `sample.ingested`.
     static let corpus: [[UInt8]] = {
         var state = IngestState()
         var events: [RecordedEvent] = []
@@ -28,11 +29,21 @@ import DuneFixtures
                 append(event, content: index == decision.events.count - 1 ? command.content : nil)
             }
         }
+        // Every third sample line as the build before sample.ingested v2 wrote it (v1:
+        // no measure), where that means the same measure: both versions in one log.
+        for index in events.indices where events[index].seq % 3 == 0 {
+            guard case .sampleIngested(let sample) = events[index].payload,
+                  sample.hrvMeasure == nil || sample.hrvMeasure == HRVMeasure(source: sample.source) else { continue }
+            events[index].storedVersion = 1
+        }
         return events.map { Array(EventCodec.encodeLine($0).dropLast()) }
     }()
 
     static let handWrittenInput = [
         #"{"type":"sample","kind":"hrv","id":"hrv-1","start":"2026-03-01T06:00:00+01:00","end":"2026-03-01T06:00:00+01:00","value":48.2,"unit":"ms","source":"Apple Watch"}"#,
+        #"{"type":"sample","kind":"hrv","id":"8264d208-f9ae-4bcc-ac75-d0a4fcc88761","start":"2026-03-01T06:00:00+01:00","end":"2026-03-01T06:00:00+01:00","value":71.2,"unit":"ms","source":"Oura Ring"}"#,
+        #"{"type":"sample","kind":"hrv","id":"8264d208-f9ae-4bcc-ac75-d0a4fcc88762","start":"2026-03-01T06:00:00+01:00","end":"2026-03-01T06:00:00+01:00","value":66,"unit":"ms","source":"Apple Watch","measure":"rmssd","eventID":"m-2"}"#,
+        #"{"type":"sample","kind":"hrv","id":"hrv-m","start":"2026-03-01T06:00:00+01:00","end":"2026-03-01T06:00:00+01:00","value":66,"unit":"ms","source":"WHOOP","measure":"sdnn"}"#,
         #"{"type":"sample","kind":"hrv","id":"8264d208-f9ae-4bcc-ac75-d0a4fcc88741","start":"2026-03-01T06:00:00.5+00:00","end":"2026-03-01T06:00:01Z","value":1e2,"unit":"ms","source":"Jürgen's Watch"}"#,
         #"{"type":"sample","kind":"bodyMass","id":"8264D208-F9AE-4BCC-AC75-D0A4FCC88742","start":"2026-03-01t07:00:00Z","end":"2026-03-01T07:00:00Z","value":180.5,"unit":"lb","source":"Scale \"Pro\""}"#,
         #"{"type":"sample","kind":"stepCount","id":"8264D208-F9AE-4BCC-AC75-D0A4FCC88743","start":"2026-03-01T07:00:00.123456+05:30","end":"2026-03-01T07:10:00-03:00","value":0.30000000000000004,"unit":"count","source":"iPhone","eventID":"e-1"}"#,

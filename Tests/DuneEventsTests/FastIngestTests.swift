@@ -18,6 +18,16 @@ import DuneFixtures
         #"{"type":"sample","kind":"sleep","id":"z-1","start":"2026-03-01T07:00:00Z","end":"2026-03-02T08:00:00Z","value":"asleepCore","source":"W"}"#,
         #"{"type":"sample","kind":"sleep","id":"z-2","start":"2026-03-01T07:00:00Z","end":"2026-03-01T08:00:00Z","value":"awake","unit":"x","source":"W"}"#,
         #" {"type":"sample","kind":"hrv","id":"h-3","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"W"} "#,
+        // hrv `measure` (SPEC §11.1): named, or by the source rule; unknown, on another kind, twice, not a string.
+        #"{"type":"sample","kind":"hrv","id":"8264d208-f9ae-4bcc-ac75-d0a4fcc88751","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"Oura","measure":"rmssd"}"#,
+        #"{"type":"sample","kind":"hrv","id":"8264d208-f9ae-4bcc-ac75-d0a4fcc88752","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"Oura","measure":"sdnn"}"#,
+        #"{"measure":"rmssd","type":"sample","kind":"hrv","id":"h-4","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"W","eventID":"m-1"}"#,
+        #"{"type":"sample","kind":"hrv","id":"h-5","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"WHOOP 4.0"}"#,
+        #"{"type":"sample","kind":"hrv","id":"h-6","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"W","measure":"RMSSD"}"#,
+        #"{"type":"sample","kind":"hrv","id":"h-7","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"W","measure":1}"#,
+        #"{"type":"sample","kind":"hrv","id":"h-8","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"ms","source":"W","measure":"sdnn","measure":"sdnn"}"#,
+        #"{"type":"sample","kind":"restingHeartRate","id":"r-9","start":"2026-03-01T07:00:00Z","end":"2026-03-01T07:00:00Z","value":40,"unit":"bpm","source":"Oura","measure":"rmssd"}"#,
+        #"{"type":"sample","kind":"sleep","id":"z-3","start":"2026-03-01T07:00:00Z","end":"2026-03-01T08:00:00Z","value":"awake","source":"W","measure":"sdnn"}"#,
         // Signal lines (`InputParser.parseSignal`): the common ones, and ones only the reference takes or words.
         #"{"type":"refresh","source":"foreground","at":"2026-01-05T07:03:26.297+01:00"}"#,
         #"{"at":"2026-01-05T07:03:27.721+01:00","kind":"sleep","source":"healthKitObserver","type":"refresh","eventID":"r-1"}"#,

@@ -151,4 +151,23 @@ import Testing
             #expect(result.stdout.hasPrefix("3 lines: 1 appended"), "\(result)")
         }
     }
+
+    /// forget selects over upcast samples, keeps each line it does not redact
+    /// byte for byte, and a redacted line keeps the `v` it had.
+    @Test func forgetOnTheGoldenV1LogKeepsVersionsAndBytes() throws {
+        try withCLI { cli in
+            let golden = Self.repository + "/Tests/Golden/v1/events.jsonl"
+            try FileManager.default.copyItem(atPath: golden, toPath: cli.directory + "/events.jsonl")
+            let forget = try cli.run(["forget", "--log", "events.jsonl", "--source", "Oura Ring"])
+            #expect(forget.status == 0, "\(forget)")
+            #expect(forget.stdout.hasPrefix("Forgot 3 samples: redacted 4 events"), "\(forget)")
+            let before = try String(contentsOfFile: golden, encoding: .utf8).split(separator: "\n")
+            let after = try String(contentsOfFile: cli.directory + "/events.jsonl", encoding: .utf8).split(separator: "\n")
+            #expect(after.count == before.count + 1)
+            let changed = zip(before, after).filter { $0.0 != $0.1 }.map(\.1)
+            #expect(changed.count == 4)
+            #expect(changed.allSatisfy { $0.hasPrefix(#"{"v":1,"#) && $0.contains(#""redacted":true"#) }, "\(changed)")
+            #expect(after.last?.hasPrefix(#"{"v":1,"seq":1510,"#) == true && after.last?.contains("data.forgotten") == true)
+        }
+    }
 }

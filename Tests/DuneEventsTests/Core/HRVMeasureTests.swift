@@ -93,4 +93,66 @@ import Testing
         #expect(!block.rows[0].isFull && block.rows[1].isFull && !block.rows[2].isFull)
         #expect((0..<3).map { block.sample(at: $0) } == [packs, full, plain])
     }
+
+    /// The Apple Health import applies the source rule to each record's source name.
+    @Test func appleHealthRecordsTakeTheMeasureOfTheirSource() throws {
+        let outcome = try importAppleHealthExport(AppleHealthFixture.writer.document([
+            AppleHealthFixture.quantity("HeartRateVariabilitySDNN", "48.2", "ms"),
+            AppleHealthFixture.quantity("HeartRateVariabilitySDNN", "71.5", "ms", source: "Oura"),
+            AppleHealthFixture.quantity("HeartRateVariabilitySDNN", "90", "ms", source: "WHOOP"),
+        ]))
+        #expect(outcome.error == nil)
+        let measures = try outcome.inputs.map { input -> HRVMeasure? in
+            let command = try InputParser.parse(JSONWriter.string(.object(input)))
+            guard case .sample(let sample) = command.intent else { return nil }
+            return sample.hrvMeasure
+        }
+        #expect(measures == [.sdnn, .rmssd, .rmssd])
+    }
+
+    /// An explicit measure on both input parsers, and in the content: the
+    /// rule's measure named is the same content as none; the other is not.
+    @Test func anExplicitMeasureIsStoredAndTheRulesOneIsTheSameContent() throws {
+        func line(_ source: String, _ measure: String?) -> String {
+            #"{"type":"sample","kind":"hrv","id":"8264d208-f9ae-4bcc-ac75-d0a4fcc88741","start":"2026-03-01T06:00:00Z","end":"2026-03-01T06:00:00Z","value":61.5,"unit":"ms","source":"\#(source)""#
+                + (measure.map { #","measure":"\#($0)""# } ?? "") + "}"
+        }
+        func parsed(_ text: String) throws -> (fast: IngestCommand, reference: IngestCommand) {
+            let reference = try Array(text.utf8).withUnsafeBytes { buffer throws(Rejection) in try InputParser.parseReference(buffer) }
+            return (try InputParser.parse(text), reference)
+        }
+        for (source, rule, other) in [("Oura Ring", "rmssd", "sdnn"), ("Apple Watch", "sdnn", "rmssd")] {
+            let none = try parsed(line(source, nil)), same = try parsed(line(source, rule)), different = try parsed(line(source, other))
+            #expect(none.fast.content == none.reference.content)
+            #expect(same.fast.content == none.fast.content && same.reference.content == none.fast.content)
+            #expect(different.fast.content != none.fast.content && different.reference.content == different.fast.content)
+            guard case .sample(let sample) = different.fast.intent, case .sample(let referenceSample) = different.reference.intent else {
+                Issue.record("not a sample")
+                continue
+            }
+            #expect(sample.hrvMeasure == HRVMeasure(rawValue: other) && referenceSample == sample)
+        }
+    }
+
+    /// A typed input: `hrvMeasure` is stored as given, `nil` takes the source
+    /// rule (the same content as the line), and on another reading it is refused.
+    @Test func typedInputTakesAnOptionalMeasure() throws {
+        let at = try Timestamp(parsing: "2026-03-01T06:00:00Z")
+        func command(_ reading: SampleInput.Reading, _ measure: HRVMeasure?, source: String = "Oura Ring") throws -> IngestCommand {
+            let input = SampleInput(id: "8264d208-f9ae-4bcc-ac75-d0a4fcc88741", start: at, end: at, source: source, reading: reading,
+                                    hrvMeasure: measure)
+            return try IngestCommand.sample(input, eventID: nil)
+        }
+        let ruled = try command(.hrv(61.5, .milliseconds), nil)
+        let named = try command(.hrv(61.5, .milliseconds), .rmssd)
+        let other = try command(.hrv(61.5, .milliseconds), .sdnn)
+        let line = try InputParser.parse(#"{"type":"sample","kind":"hrv","id":"8264d208-f9ae-4bcc-ac75-d0a4fcc88741","start":"2026-03-01T06:00:00Z","end":"2026-03-01T06:00:00Z","value":61.5,"unit":"ms","source":"Oura Ring"}"#)
+        #expect(ruled.content == line.content && named.content == line.content && other.content != line.content)
+        guard case .sample(let sample) = other.intent else { return }
+        #expect(sample.hrvMeasure == .sdnn)
+        #expect(throws: Rejection(.measureNotHRV, field: "measure",
+                                  "field \"measure\" is given on a restingHeartRate sample; only hrv samples have a measure")) {
+            try command(.restingHeartRate(52, .countPerMinute), .rmssd)
+        }
+    }
 }
