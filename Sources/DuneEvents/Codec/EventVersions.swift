@@ -1,5 +1,5 @@
 /// The version of each event type's `data` shape: what `v` in a stored line
-/// means (SPEC §11, docs/log-format.md).
+/// means (docs/log-format.md, "Versions").
 ///
 /// Each type has its own current version; a change of a type's shape bumps
 /// only that type. A line of an older version is read through
@@ -32,7 +32,7 @@ package enum EventVersions {
 
 /// A stored line whose `v` is newer than this build reads for its type.
 ///
-/// Everything that interprets events refuses such a log with it (SPEC §11):
+/// Everything that interprets events refuses such a log with it:
 /// a later build wrote the line, and this one cannot know what it means.
 package struct NewerVersion: Sendable, Equatable {
     /// The line's event type.

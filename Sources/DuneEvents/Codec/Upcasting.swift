@@ -1,5 +1,6 @@
 /// The one upcasting chain: turns a stored event's `data` of an older version
-/// into the current shape, one pure step (vN → vN+1) at a time (SPEC §11).
+/// into the current shape, one pure step (vN → vN+1) at a time
+/// (docs/log-format.md, "Versions").
 ///
 /// Every reader of stored lines goes through ``upcast(_:type:from:)``: the
 /// reference decoder (``EventCodec/decode(_:)``) over the parsed `data`

@@ -3,7 +3,8 @@
 ///
 /// The content is the line's JSON object without `eventID`, keys in UTF-8
 /// order, an hrv sample's `measure` always present (given, or by the source
-/// rule: SPEC §11.1, so naming the measure the rule gives is the same content), timestamps in their canonical spelling (`Z` = `+00:00`, `.5` =
+/// rule, so naming the measure the rule gives is the same content as not
+/// naming it), timestamps in their canonical spelling (`Z` = `+00:00`, `.5` =
 /// `.500`), numbers in ``JSONWriter``'s form, strings as written — built from
 /// the validated values, with the line's unknown members kept as parsed. The
 /// reference parser and the fast one write it for the line they read, and a

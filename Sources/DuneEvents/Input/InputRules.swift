@@ -111,7 +111,7 @@ enum InputRules {
             throw Rejection(.measureNotHRV, field: "measure",
                             "field \"measure\" is given on a \(kind.rawValue) sample; only hrv samples have a measure")
         }
-        // No measure on an hrv sample: the source's (SPEC §11.1), filled in by `Sample`.
+        // No measure on an hrv sample: the source's (docs/input-format.md), filled in by `Sample`.
         return Sample(id: id, kind: kind, start: start, end: end, source: source, reading: reading, hrvMeasure: measure)
     }
 

@@ -484,7 +484,7 @@ package enum LogEraser {
                 erasure.droppedEventIDs.append(SampleErasure.DroppedEventID(key: ContentDigest(string: eventID), seq: original.seq))
             }
             let event = Event(.redacted(RedactedEvent(sampleID: sampleID, type: original.type)))
-            // The redacted line keeps the `v` it had (SPEC §11).
+            // The redacted line keeps the `v` it had (docs/log-format.md, "Versions").
             return EventCodec.encodeLine(RecordedEvent(seq: original.seq, id: original.id, recordedAt: original.recordedAt, event: event,
                                                        storedVersion: original.storedVersion))
         }

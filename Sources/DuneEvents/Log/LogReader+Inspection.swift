@@ -7,7 +7,7 @@ package enum InspectedLine: Sendable {
     case newer(NewerLine)
 }
 
-/// A stored line of a newer version than this build reads (SPEC §11): what
+/// A stored line of a newer version than this build reads: what
 /// `verify`, `history`, `show`, `tail` and `stats` name instead of refusing.
 package struct NewerLine: Sendable, Equatable {
     /// The line's envelope: `v`, `seq`, `id`, `type` and `recordedAt`.

@@ -238,8 +238,7 @@ enum StatsCommandLine {
                 JSONMember("redacted", .number(Double(stats.redacted))), JSONMember("byType", counts(stats.byType)), JSONMember("byKind", counts(stats.byKind)), JSONMember("bySource", counts(stats.bySource)),
                 JSONMember("firstDay", stats.firstDay.map { .string($0.description) } ?? .null),
                 JSONMember("lastDay", stats.lastDay.map { .string($0.description) } ?? .null),
-                JSONMember("newerVersion", .array(newer.map { .string($0.summary) })),
-            ]))) + "\n")
+            ] + (newer.isEmpty ? [] : [JSONMember("newerVersion", .array(newer.map { .string($0.summary) }))])))) + "\n")
             return .success
         }
         var text = "\(path): \(Wording.count(stats.events, "event")), \(Wording.count(stats.bytes, "byte"))"

@@ -80,11 +80,13 @@ struct StoredLines {
     /// The bytes of complete line `index` (0-based), without its `\n`.
     func line(_ index: Int) -> ArraySlice<UInt8> { bytes[starts[index]..<(ends[index] - 1)] }
 
-    /// The `seq` of line `index` read from its `{"v":1,"seq":N,` prefix, or nil.
+    /// The `seq` of line `index` read from its `{"v":V,"seq":N,` prefix (V one digit: any type's version), or nil.
     func seq(_ index: Int) -> Int? {
-        let prefix = Array(#"{"v":1,"seq":"#.utf8)
         let line = line(index)
-        guard line.count > prefix.count, line.prefix(prefix.count).elementsEqual(prefix) else { return nil }
+        let version: UInt8 = line.dropFirst(5).first ?? 0
+        let prefix: [UInt8] = Array(#"{"v":"#.utf8) + [version] + Array(#","seq":"#.utf8)
+        guard version >= 0x31, version <= 0x39, line.count > prefix.count, line.prefix(prefix.count).elementsEqual(prefix)
+        else { return nil }
         var value = 0
         var sawDigit = false
         for byte in line.dropFirst(prefix.count) {
