@@ -39,8 +39,8 @@ public struct ReadinessDay: Sendable, Equatable {
     /// Decided on the unrounded score.
     public let status: ReadinessStatus
     /// The series the windows are read from (shared by every day of a model, not copied).
-    private let lnHRVSeries: DailySeries
-    private let rhrSeries: DailySeries
+    private var lnHRVSeries: DailySeries
+    private var rhrSeries: DailySeries
 
     private var firstBaselineDay: DayKey { date.adding(days: -ReadinessFormula.baselineWindowDays) }
 
@@ -128,6 +128,17 @@ public struct ReadinessDay: Sendable, Equatable {
         self.totalWeight = totalWeight
         score = totalWeight >= ReadinessFormula.minimumTotalWeight ? weighted / totalWeight : nil
         status = ReadinessFormula.status(score: score)
+    }
+
+    /// The same day reading its windows from `lnHRV` and `rhrSeries`, which
+    /// must hold the same values over D−60…D−1 as the series it was computed
+    /// from: a model that keeps its earlier days lets them share its new
+    /// series instead of holding on to the old ones.
+    package func reading(lnHRV: DailySeries, rhrSeries: DailySeries) -> ReadinessDay {
+        var day = self
+        day.lnHRVSeries = lnHRV
+        day.rhrSeries = rhrSeries
+        return day
     }
 
     /// The HRV baseline (μ, σ, n of ln hrv), or `nil` when n < 14.

@@ -58,7 +58,9 @@ package struct DailySeries: Sendable, Equatable {
         return SampleStatistics(values[lower..<upper])
     }
 
-    private func firstIndex(notBefore day: DayKey) -> Int {
+    /// The index of the first day on or after `day` (`days.count` when none).
+    /// - Complexity: O(log n).
+    package func firstIndex(notBefore day: DayKey) -> Int {
         var low = 0
         var high = days.count
         while low < high {

@@ -32,14 +32,36 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
     /// ascending): the same numbers as from their daily values (a snapshot keeps them).
     /// - Complexity: O(d log d) for d days, plus the training-load span.
     package init(throughSeq: Int, metrics days: [DailyMetrics]) {
+        self.init(throughSeq: throughSeq, metrics: days, keeping: nil, before: nil)
+    }
+
+    /// The model of days with these metrics, where the days before
+    /// `firstChanged` have the same metrics as in `previous`: their daily
+    /// points and training-load days are taken from it (each reads only its
+    /// own and earlier days), the rest computed. The same model as
+    /// ``init(throughSeq:metrics:)`` gives.
+    /// - Complexity: O(d) for d days, plus O(k log d) for the k days from
+    ///   `firstChanged` on and the training-load days after them.
+    package init(throughSeq: Int, metrics days: [DailyMetrics], keeping previous: TrendsModel?, before firstChanged: DayKey?) {
         let lastDay = days.last?.date
-        let metrics = TrendMetric.allCases.map { MetricTrend(metric: $0, series: DailyMetrics.series(days, $0), lastDay: lastDay) }
+        func kept<Point>(_ points: [Point]?, _ date: (Point) -> DayKey) -> ArraySlice<Point> {
+            guard let points, let firstChanged, let lastDay else { return [] }
+            return points.prefix { date($0) < firstChanged && date($0) <= lastDay }
+        }
+        let metrics = TrendMetric.allCases.map { metric in
+            MetricTrend(metric: metric, series: DailyMetrics.series(days, metric), lastDay: lastDay,
+                        keeping: kept(previous?.trend(metric)?.daily, \.date))
+        }
         var normalRange: HRVNormalRange?
         var trainingLoad: [TrainingLoadDay] = []
         if let lastDay {
             let lnHRV = DailyMetrics.series(days, .hrv) { DeterministicMath.log($0) }
             normalRange = HRVNormalRange(lnHRV: lnHRV, lastDay: lastDay)
-            trainingLoad = TrendFormula.trainingLoad(DailyMetrics.series(days, .workoutMinutes), through: lastDay)
+            let load = DailyMetrics.series(days, .workoutMinutes)
+            // The kept days hold only while the load still starts where they do.
+            var keptLoad = kept(previous?.trainingLoad, \.date)
+            if keptLoad.first?.date != load.days.first { keptLoad = [] }
+            trainingLoad = TrendFormula.trainingLoad(load, through: lastDay, keeping: keptLoad)
         }
         self.init(throughSeq: throughSeq, lastDay: lastDay, metrics: metrics, hrvNormalRange: normalRange,
                   trainingLoad: trainingLoad)
