@@ -201,15 +201,17 @@ package struct EventBatchBuilder: Sendable {
         lastSeq = recorded.seq
     }
 
-    /// Appends a packed `sample.ingested` event; see ``SampleBlockBuilder/appendPacked(id:seq:kindIndex:value:start:end:source:)``.
+    /// Appends a packed `sample.ingested` event; see ``SampleBlockBuilder/appendPacked(id:seq:kindIndex:value:start:end:source:hrvMeasure:)``.
     ///
     /// - Returns: `false` (nothing appended) when the source does not pack.
     @inline(__always)
     package mutating func appendPackedSample(eventID: PackedUUID, recordedAt: PackedTimestamp, sampleEventID: String?,
                                              id: PackedUUID, seq: Int, kindIndex: UInt8, value: Double,
-                                             start: PackedTimestamp, end: PackedTimestamp, source: UnsafeRawBufferPointer) -> Bool {
+                                             start: PackedTimestamp, end: PackedTimestamp, source: UnsafeRawBufferPointer,
+                                             hrvMeasure: HRVMeasure? = nil) -> Bool {
         let row = Int32(samples.count)
-        guard samples.appendPacked(id: id, seq: seq, kindIndex: kindIndex, value: value, start: start, end: end, source: source) else {
+        guard samples.appendPacked(id: id, seq: seq, kindIndex: kindIndex, value: value, start: start, end: end, source: source,
+                                   hrvMeasure: hrvMeasure) else {
             return false
         }
         if let sampleEventID { envelopeExtras[row] = SampleEnvelopeExtra(eventID: sampleEventID) }

@@ -50,11 +50,23 @@ package struct PackedSample: Sendable {
     package static let idUppercase: UInt8 = 2
     /// The sample is kept whole in ``SampleBlock/fullSamples``.
     package static let full: UInt8 = 4
+    /// An hrv sample's measure is RMSSD (clear: SDNN); set on full rows too,
+    /// from their sample. Meaningless for other kinds.
+    package static let rmssd: UInt8 = 8
+
+    /// The flag bits for an hrv row of `measure` (none for other kinds).
+    @inline(__always)
+    package static func measureFlags(kindIndex: UInt8, _ measure: HRVMeasure?) -> UInt8 {
+        kindIndex == SampleKind.hrvIndex && measure == .rmssd ? rmssd : 0
+    }
 
     @inline(__always) package var isFull: Bool { flags & Self.full != 0 }
     @inline(__always) package var hasPackedID: Bool { flags & Self.idPacked != 0 }
     @inline(__always) package var fullIndex: Int { Int(truncatingIfNeeded: value.bitPattern) }
     @inline(__always) package var kind: SampleKind { SampleKind.packed(kindIndex) }
+    /// Which HRV statistic the value is: ``HRVMeasure/rmssd`` when the
+    /// ``rmssd`` bit is set, else ``HRVMeasure/sdnn``. Meaningful only for hrv rows.
+    @inline(__always) package var hrvMeasure: HRVMeasure { flags & Self.rmssd != 0 ? .rmssd : .sdnn }
 
     @inline(__always) package var packedID: PackedUUID {
         PackedUUID(high: idHigh, low: idLow, uppercase: flags & Self.idUppercase != 0)
@@ -79,6 +91,8 @@ package struct PackedSample: Sendable {
 }
 
 extension SampleKind {
+    /// The index of `.hrv` in `allCases`.
+    package static let hrvIndex: UInt8 = 0
     /// The index of `.sleep` in `allCases`.
     package static let sleepIndex: UInt8 = 6
     /// The index of `.stepCount` in `allCases`.

@@ -30,7 +30,8 @@ package final class SampleBlock: Sendable {
             reading = .quantity(Quantity(value: packed.value, inputValue: packed.value, inputUnit: kind.canonicalUnit ?? ""))
         }
         return Sample(id: packed.packedID.text, kind: kind, start: packed.start.timestamp, end: packed.end.timestamp,
-                      source: sources[Int(packed.source)], reading: reading)
+                      source: sources[Int(packed.source)], reading: reading,
+                      hrvMeasure: kind == .hrv ? packed.hrvMeasure : nil)
     }
 
     /// The key of row `row`'s sample id.
@@ -85,6 +86,9 @@ package struct SampleBlockBuilder: Sendable {
     package private(set) var fullSamples: [Sample] = []
     package private(set) var sources: [String] = []
     private var sourceBytes: [[UInt8]] = []
+    /// For each of ``sources``, the measure an hrv sample from it has when
+    /// its line names none (``HRVMeasure/init(source:)``), computed once.
+    private var sourceMeasures: [HRVMeasure] = []
     private var lastSource = -1
     /// Source bytes → index, once a block has more than ``scannedSources``
     /// sources (a day of samples from thousands of sources would otherwise scan
@@ -124,7 +128,8 @@ package struct SampleBlockBuilder: Sendable {
                         startNanoseconds: start.nanoseconds, endNanoseconds: end.nanoseconds,
                         startOffsetMinutes: start.offsetMinutes, endOffsetMinutes: end.offsetMinutes,
                         source: index, kindIndex: sample.kind.packedIndex,
-                        flags: PackedSample.idPacked | (packedID.uppercase ? PackedSample.idUppercase : 0)))
+                        flags: PackedSample.idPacked | (packedID.uppercase ? PackedSample.idUppercase : 0)
+                            | PackedSample.measureFlags(kindIndex: sample.kind.packedIndex, sample.hrvMeasure)))
                     return
                 }
             }
@@ -135,7 +140,7 @@ package struct SampleBlockBuilder: Sendable {
     /// Appends a sample that is kept whole.
     package mutating func appendFull(_ sample: Sample, seq: Int) {
         let packedID = PackedUUID(sample.id)
-        var flags = PackedSample.full
+        var flags = PackedSample.full | PackedSample.measureFlags(kindIndex: sample.kind.packedIndex, sample.hrvMeasure)
         if let packedID { flags |= PackedSample.idPacked | (packedID.uppercase ? PackedSample.idUppercase : 0) }
         rows.append(PackedSample(
             idHigh: packedID?.high ?? 0, idLow: packedID?.low ?? 0, seq: seq,
@@ -147,20 +152,24 @@ package struct SampleBlockBuilder: Sendable {
 
     /// Appends a packed quantity or sleep row whose source is `source` (UTF-8 bytes).
     ///
+    /// - Parameter hrvMeasure: For an hrv row, the measure its line names;
+    ///   `nil` takes the source's rule (``HRVMeasure/init(source:)``).
     /// - Returns: `false` (nothing appended) when the source is not valid
     ///   UTF-8 or the block has no room for another source name.
     @inline(__always)
     package mutating func appendPacked(id: PackedUUID, seq: Int, kindIndex: UInt8, value: Double,
                                        start: PackedTimestamp, end: PackedTimestamp,
-                                       source: UnsafeRawBufferPointer) -> Bool {
+                                       source: UnsafeRawBufferPointer, hrvMeasure: HRVMeasure? = nil) -> Bool {
         guard let sourceIndex = internSource(source, validated: nil) else { return false }
+        let measureFlags = kindIndex == SampleKind.hrvIndex
+            ? PackedSample.measureFlags(kindIndex: kindIndex, hrvMeasure ?? sourceMeasures[Int(sourceIndex)]) : 0
         rows.append(PackedSample(
             idHigh: id.high, idLow: id.low, seq: seq, value: value,
             startSeconds: start.epochSeconds, endSeconds: end.epochSeconds,
             startNanoseconds: start.nanoseconds, endNanoseconds: end.nanoseconds,
             startOffsetMinutes: start.offsetMinutes, endOffsetMinutes: end.offsetMinutes,
             source: sourceIndex, kindIndex: kindIndex,
-            flags: PackedSample.idPacked | (id.uppercase ? PackedSample.idUppercase : 0)))
+            flags: PackedSample.idPacked | (id.uppercase ? PackedSample.idUppercase : 0) | measureFlags))
         return true
     }
 
@@ -186,6 +195,7 @@ package struct SampleBlockBuilder: Sendable {
             name = checked
         }
         sources.append(name)
+        sourceMeasures.append(HRVMeasure(sourceBytes: bytes))
         sourceBytes.append(Array(bytes))
         lastSource = sources.count - 1
         if sourceBytes.count > Self.scannedSources {

@@ -15,6 +15,12 @@ public struct Sample: Sendable, Hashable {
     public var source: String
     /// The value: a quantity, a sleep stage or a workout, as ``kind`` requires.
     public var reading: Reading
+    /// Which HRV statistic the value is: set for every ``SampleKind/hrv``
+    /// sample, `nil` for every other kind.
+    ///
+    /// Given explicitly by the input, or derived from ``source`` by
+    /// ``HRVMeasure/init(source:)`` when the input does not name it.
+    public var hrvMeasure: HRVMeasure?
 
     /// What the sample measured.
     public enum Reading: Sendable, Hashable {
@@ -28,13 +34,19 @@ public struct Sample: Sendable, Hashable {
 
     /// Creates a sample from values already validated and in canonical units;
     /// what an app appends is a ``SampleInput``, which the store validates.
-    public init(id: String, kind: SampleKind, start: Timestamp, end: Timestamp, source: String, reading: Reading) {
+    ///
+    /// - Parameter hrvMeasure: For an hrv sample, the measure its value is;
+    ///   `nil` derives it from `source` (``HRVMeasure/init(source:)``). Ignored
+    ///   for every other kind, whose ``hrvMeasure`` is always `nil`.
+    public init(id: String, kind: SampleKind, start: Timestamp, end: Timestamp, source: String, reading: Reading,
+                hrvMeasure: HRVMeasure? = nil) {
         self.id = id
         self.kind = kind
         self.start = start
         self.end = end
         self.source = source
         self.reading = reading
+        self.hrvMeasure = kind == .hrv ? (hrvMeasure ?? HRVMeasure(source: source)) : nil
     }
 
     /// The day the sample counts for: the local date of `start`, or for sleep

@@ -10,6 +10,8 @@ import DuneEvents
 /// start, end                   their texts, length-prefixed (scanned back exactly)
 /// reading                      UInt8 tag, then
 ///   0 quantity                 value, inputValue Double; inputUnit string
+///                              (an hrv sample: its measure by the source rule)
+///   3 hrv quantity             as 0, then the measure UInt8 (0 sdnn, 1 rmssd)
 ///   1 sleep                    stage UInt8
 ///   2 workout                  activityType string; UInt8 of which follow
 ///                              (1 energy, 2 distance, 4 volume, 8 input energy,
@@ -25,10 +27,11 @@ extension Sample {
         writer.string(end.text)
         switch reading {
         case .quantity(let quantity):
-            writer.uint8(0)
+            writer.uint8(kind == .hrv ? 3 : 0)
             writer.double(quantity.value)
             writer.double(quantity.inputValue)
             writer.string(quantity.inputUnit)
+            if kind == .hrv { writer.uint8(hrvMeasure == .rmssd ? 1 : 0) }
         case .sleep(let stage):
             writer.uint8(1)
             writer.uint8(UInt8(stage.packedIndex))
@@ -53,10 +56,15 @@ extension Sample {
               let tag = reader.uint8()
         else { return nil }
         let reading: Reading
+        var measure: HRVMeasure?
         switch tag {
-        case 0:
+        case 0, 3:
             guard let value = reader.double(), let inputValue = reader.double(), let unit = reader.string() else { return nil }
             reading = .quantity(Quantity(value: value, inputValue: inputValue, inputUnit: unit))
+            if tag == 3 {
+                guard let byte = reader.uint8(), byte < 2 else { return nil }
+                measure = byte == 1 ? .rmssd : .sdnn
+            }
         case 1:
             guard let stage = reader.uint8(), Int(stage) < SleepStage.allCases.count else { return nil }
             reading = .sleep(SleepStage.packed(Int(stage)))
@@ -79,7 +87,8 @@ extension Sample {
         default:
             return nil
         }
-        self.init(id: id, kind: SampleKind.packed(kindIndex), start: start, end: end, source: source, reading: reading)
+        self.init(id: id, kind: SampleKind.packed(kindIndex), start: start, end: end, source: source, reading: reading,
+                  hrvMeasure: measure)
     }
 
     private static func timestamp(_ reader: inout BinaryReader) -> Timestamp? {
