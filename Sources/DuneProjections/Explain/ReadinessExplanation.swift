@@ -49,7 +49,7 @@ package struct ReadinessExplanation: Sendable, Equatable {
                             samples: projection.dailyValues(on: date).flatMap(samples)?.samples ?? [])
             }
         }
-        hrvBaselineDays = baseline(day.hrvWindow, \.hrv)
+        hrvBaselineDays = baseline(day.hrvWindow) { daily in day.hrvMeasure.flatMap { daily.hrv($0) } }
         rhrBaselineDays = baseline(day.rhrWindow, \.restingHeartRate)
 
         var roles: [SampleReference: String] = [:]
@@ -60,7 +60,10 @@ package struct ReadinessExplanation: Sendable, Equatable {
         samples = SampleTrail.trails(
             ids: sampleIDs, history: history, inScope: { $0.day == date }, role: { roles[$0] },
             reasonNotCounted: { sample in
-                switch sample.sleepStage {
+                if let measure = sample.hrvMeasure, measure != values.hrvMeasure {
+                    return "\(measure.rawValue), not the day's HRV measure (\(values.hrvMeasure?.rawValue ?? "none"))"
+                }
+                return switch sample.sleepStage {
                 case .awake: "awake is not sleep"
                 case .inBed where basis == .asleep: "inBed is used only on a night with no asleep sample"
                 default: "not used by readiness"

@@ -71,7 +71,12 @@ package struct TrendExplanation: Sendable, Equatable {
         var roles: [SampleReference: String] = [:]
         var reason: (Sample) -> String = { _ in "not used by this metric" }
         switch metric {
-        case .hrv: for reference in values?.hrv?.samples ?? [] { roles[reference] = "daily mean" }
+        case .hrv:
+            let measure = trend.measure
+            for reference in measure.flatMap({ values?.hrv($0) })?.samples ?? [] { roles[reference] = "daily mean" }
+            reason = { sample in
+                sample.hrvMeasure == measure ? "not used by this metric" : "\(sample.hrvMeasure?.rawValue ?? "no measure"), not the trend's HRV measure"
+            }
         case .restingHeartRate: for reference in values?.restingHeartRate?.samples ?? [] { roles[reference] = "daily mean" }
         case .sleepMinutes:
             for reference in values?.sleep?.samples ?? [] { roles[reference] = "sleep union" }

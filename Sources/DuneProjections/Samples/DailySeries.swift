@@ -30,6 +30,11 @@ package struct DailySeries: Sendable, Equatable {
 
     package var isEmpty: Bool { days.isEmpty }
 
+    /// The same days with `transform` applied to each value.
+    package func mapValues(_ transform: (Double) -> Double) -> DailySeries {
+        DailySeries(days: days, values: values.map(transform))
+    }
+
     /// The value on `day`, or `nil`.
     package func value(on day: DayKey) -> Double? {
         let index = firstIndex(notBefore: day)

@@ -4,6 +4,10 @@ import DuneEvents
 public struct MetricTrend: Sendable, Equatable {
     /// The metric this trend is of.
     public let metric: TrendMetric
+    /// For ``TrendMetric/hrv``, the measure of every value in the series: that
+    /// of the last day with HRV (values of the other measure are left out);
+    /// `nil` for the other metrics, and without HRV.
+    public let measure: HRVMeasure?
     /// Days that have a value, ascending (no zero-filled days).
     package let series: DailySeries
     /// One point per day that has a value (no zero-filled days), ascending, with avg7 and avg28.
@@ -23,8 +27,10 @@ public struct MetricTrend: Sendable, Equatable {
     ///   `series`, already computed (by an earlier model whose values on and
     ///   before those days were the same: a point reads only its own and
     ///   earlier days); the others are computed.
-    package init(metric: TrendMetric, series: DailySeries, lastDay: DayKey?, keeping kept: ArraySlice<TrendPoint> = []) {
+    package init(metric: TrendMetric, series: DailySeries, measure: HRVMeasure? = nil, lastDay: DayKey?,
+                 keeping kept: ArraySlice<TrendPoint> = []) {
         self.metric = metric
+        self.measure = measure
         self.series = series
         var daily = Array(kept)
         for index in series.days.indices.dropFirst(kept.count) {

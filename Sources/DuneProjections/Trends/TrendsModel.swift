@@ -48,14 +48,21 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
             guard let points, let firstChanged, let lastDay else { return [] }
             return points.prefix { date($0) < firstChanged && date($0) <= lastDay }
         }
+        // HRV counts only the values of the measure of the last day with HRV.
+        let measure = days.last { $0.hrvMeasure != nil }?.hrvMeasure
+        let hrv = measure.map { measure in DailyMetrics.series(days) { $0.hrv(measure) } } ?? DailySeries(days: [], values: [])
         let metrics = TrendMetric.allCases.map { metric in
-            MetricTrend(metric: metric, series: DailyMetrics.series(days, metric), lastDay: lastDay,
-                        keeping: kept(previous?.trend(metric)?.daily, \.date))
+            guard metric == .hrv else {
+                return MetricTrend(metric: metric, series: DailyMetrics.series(days, metric), lastDay: lastDay,
+                                   keeping: kept(previous?.trend(metric)?.daily, \.date))
+            }
+            let previousHRV = previous?.trend(.hrv).flatMap { $0.measure == measure ? $0.daily : nil }
+            return MetricTrend(metric: metric, series: hrv, measure: measure, lastDay: lastDay, keeping: kept(previousHRV, \.date))
         }
         var normalRange: HRVNormalRange?
         var trainingLoad: [TrainingLoadDay] = []
         if let lastDay {
-            let lnHRV = DailyMetrics.series(days, .hrv) { DeterministicMath.log($0) }
+            let lnHRV = hrv.mapValues(DeterministicMath.log)
             normalRange = HRVNormalRange(lnHRV: lnHRV, lastDay: lastDay)
             let load = DailyMetrics.series(days, .workoutMinutes)
             // The kept days hold only while the load still starts where they do.
