@@ -89,7 +89,7 @@ package struct StoreFold: Sendable {
             weeklyModel = WeeklyStatsModel(throughSeq: seq, firstDay: metrics.first?.date, lastDay: metrics.last?.date,
                                            keeping: previous.weeklyStats, before: firstChanged) { from in
                 if from < monday { daily = trends.modelDailyValues(from: from) }
-                return daily.drop { $0.date < from }.map { $0 }
+                return Array(daily.drop { $0.date < from })
             }
         } else if readiness.sleepTargetMinutes != previous.readiness.sleepTargetMinutes {
             readinessModel = ReadinessModel(throughSeq: seq, sleepTargetMinutes: readiness.sleepTargetMinutes,
