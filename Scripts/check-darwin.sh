@@ -88,6 +88,25 @@ targets=(
 )
 
 failed=0
+
+# 0. The other targets (the rest of DuneEvents, DuneProjections, DuneHealthImport,
+#    DuneTools, DuneFixtures, dune-replay) have no Darwin branch for this check to
+#    type-check: they call the platform layer and never test os(), targetEnvironment()
+#    or canImport() of a C library. That claim is checked here, so that a branch
+#    added to any target, old or new, cannot escape the check. The one exception is
+#    listed: Timestamp+Date.swift, the app-facing `Date` initializer, compiled where
+#    Foundation and Darwin are (built on Apple hardware, .github/workflows/apple.yml).
+platform_conditions=$(grep -rnE '^[[:space:]]*#(if|elseif)[[:space:]].*(os\(|targetEnvironment\(|canImport\((Glibc|Musl|Darwin)\))' \
+    --include='*.swift' Sources | grep -v "^$platform/" | grep -v '^Sources/DuneEvents/Support/Timestamp+Date.swift:' || true)
+if [[ -n $platform_conditions ]]; then
+    echo "$platform_conditions" >&2
+    echo "check-darwin: a platform condition above is outside $platform; move the call into the platform layer" >&2
+    failed=1
+else
+    targets_seen=$(find Sources -mindepth 1 -maxdepth 1 -type d | sort | xargs -n1 basename | tr '\n' ' ')
+    echo "check-darwin: no platform branch outside $platform in any target (${targets_seen% })"
+fi
+
 for spec in "${targets[@]}"; do
     read -r target ios simulator catalyst <<<"$spec"
     prepare "$target" "$ios" "$simulator" "$catalyst"

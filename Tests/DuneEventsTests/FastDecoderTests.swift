@@ -1,6 +1,7 @@
 import Testing
 @testable import DuneEvents
 import DuneFixtures
+@testable import DuneTools
 
 /// The fast read path against the reference: `StoredLineScanner` and the
 /// packed batch forms against `EventCodec.decode`, the chunked parallel reader

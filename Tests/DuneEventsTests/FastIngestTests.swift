@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuneEvents
 import DuneFixtures
+@testable import DuneTools
 
 /// The fast ingest path against the reference: `InputParser.parseSample`
 /// against `JSONParser` + `InputParser.command(from:)` on generated and
