@@ -35,8 +35,11 @@ let package = Package(
         // the benchmarks, not a product, so no app links them.
         .target(name: "DuneFixtures", dependencies: ["DuneEvents"]),
         .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport", "DuneTools", "DuneFixtures"]),
-        .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents", "DuneHealthImport", "DuneTools", "DuneFixtures"]),
-        .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections", "DuneTools", "DuneFixtures"]),
+        // The slow reference paths the fast ones are checked against (the reference read of a
+        // log, the reference replay): test code, shared by the test targets, in Tests/.
+        .target(name: "DuneOracles", dependencies: ["DuneEvents", "DuneProjections"], path: "Tests/DuneOracles"),
+        .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents", "DuneHealthImport", "DuneTools", "DuneFixtures", "DuneOracles"]),
+        .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections", "DuneTools", "DuneFixtures", "DuneOracles"]),
         .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "DuneTools", "dune-replay", "DuneFixtures"]),
     ],
     swiftLanguageModes: [.v6]
