@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// The human text of `dune-replay explain`: the value, its formula with the
 /// intermediate numbers, and the events behind it. Numbers are shown to 3
