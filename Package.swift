@@ -19,18 +19,28 @@ let package = Package(
     products: [
         .library(name: "DuneEvents", targets: ["DuneEvents"]),
         .library(name: "DuneProjections", targets: ["DuneProjections"]),
+        // The Apple Health export.xml importer: for an app that imports exports, not linked otherwise.
+        .library(name: "DuneHealthImport", targets: ["DuneHealthImport"]),
         .executable(name: "dune-replay", targets: ["dune-replay"]),
     ],
     targets: [
         .target(name: "DuneEvents", exclude: privacyManifest.exclude, resources: privacyManifest.resources, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "DuneProjections", dependencies: ["DuneEvents"]),
+        .target(name: "DuneHealthImport", dependencies: ["DuneEvents"]),
+        // The command line's machinery (inspection, explain, the ingest session and its
+        // input reader, tail, exit codes and signals): for `dune-replay` and the tests,
+        // not a product, so no app links it.
+        .target(name: "DuneTools", dependencies: ["DuneEvents", "DuneProjections"]),
         // Synthetic data and Apple Health export fixtures: for `generate`, the tests and
         // the benchmarks, not a product, so no app links them.
         .target(name: "DuneFixtures", dependencies: ["DuneEvents"]),
-        .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections", "DuneFixtures"]),
-        .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents", "DuneFixtures"]),
-        .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections", "DuneFixtures"]),
-        .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "dune-replay", "DuneFixtures"]),
+        .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport", "DuneTools", "DuneFixtures"]),
+        // The slow reference paths the fast ones are checked against (the reference read of a
+        // log, the reference replay): test code, shared by the test targets, in Tests/.
+        .target(name: "DuneOracles", dependencies: ["DuneEvents", "DuneProjections"], path: "Tests/DuneOracles"),
+        .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents", "DuneHealthImport", "DuneTools", "DuneFixtures", "DuneOracles"]),
+        .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections", "DuneTools", "DuneFixtures", "DuneOracles"]),
+        .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "DuneTools", "dune-replay", "DuneFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

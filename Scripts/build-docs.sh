@@ -15,8 +15,11 @@
 #    scratch directory of its own (.build/docs-build), so the extra compiler flags do not
 #    invalidate the normal .build/debug. The compiler writes a module's graph when it compiles
 #    the module; an up-to-date build writes nothing and the graphs from the last build stay.
-# 2. `docc convert Sources/DuneProjections/DuneProjections.docc --additional-symbol-graph-dir …
-#    --warnings-as-errors --transform-for-static-hosting`.
+# 2. docs/log-format.md copied into the catalog as the `LogFormat` article (one source for the
+#    log format: DocC cannot include a file outside its catalog; the copy is git-ignored), with
+#    its links to other docs/ files turned into plain text naming the file (the site has no
+#    docs/ folder to link to). Then `docc convert Sources/DuneProjections/DuneProjections.docc
+#    --additional-symbol-graph-dir … --warnings-as-errors --transform-for-static-hosting`.
 # 3. Scripts/doc_coverage.py over the graphs: every public symbol without a `///` comment.
 #
 # What was found about links across modules (Swift 6.3.1, docc from the same toolchain):
@@ -74,6 +77,12 @@ cp "$graphs"/DuneProjections.symbols.json "$staging"/
 for extension in "$graphs"/DuneProjections@*.symbols.json; do
     [ -e "$extension" ] && cp "$extension" "$staging"/
 done
+
+# The LogFormat article: docs/log-format.md, whose first line is already the `# Title` DocC
+# wants; `[other.md](other.md#anchor)` becomes `docs/other.md` in code voice, and
+# `[text](other.md#anchor)` becomes `text (docs/other.md)`.
+sed -E -e 's/\[([A-Za-z0-9_-]+)\.md\]\(\1\.md(#[^)]*)?\)/`docs\/\1.md`/g' \
+    -e 's/\[([^]]*)\]\(([A-Za-z0-9_-]+)\.md(#[^)]*)?\)/\1 (`docs\/\2.md`)/g' docs/log-format.md >"$catalog/LogFormat.md"
 
 echo "== docc convert ($docc)" >&2
 log="$out/docc-convert.log"

@@ -25,7 +25,8 @@
 # Usage: Scripts/check-darwin.sh              check the sources as they are
 #        Scripts/check-darwin.sh --self-test  also check that three known
 #            mistakes, injected into a copy, fail (MADV_HUGEPAGE, an inotify
-#            call, st_mode read into a UInt32)
+#            call, st_mode read into a UInt32), and that a platform branch
+#            in another target (Sources/DuneTools) is seen
 # Exits non-zero on any error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,6 +89,29 @@ targets=(
 )
 
 failed=0
+
+# 0. The other targets (the rest of DuneEvents, DuneProjections, DuneHealthImport,
+#    DuneTools, DuneFixtures, dune-replay) have no Darwin branch for this check to
+#    type-check: they call the platform layer and never test os(), targetEnvironment()
+#    or canImport() of a C library. That claim is checked here, so that a branch
+#    added to any target, old or new, cannot escape the check. The one exception is
+#    listed: Timestamp+Date.swift, the app-facing `Date` initializer, compiled where
+#    Foundation and Darwin are (built on Apple hardware, .github/workflows/apple.yml).
+# $1: a folder holding a Sources/ tree; prints every platform branch outside $platform.
+platform_branches() {
+    (cd "$1" && grep -rnE '^[[:space:]]*#(if|elseif)[[:space:]].*(os\(|targetEnvironment\(|canImport\((Glibc|Musl|Darwin)\))' \
+        --include='*.swift' Sources | grep -v "^$platform/" | grep -v '^Sources/DuneEvents/Support/Timestamp+Date.swift:' || true)
+}
+platform_conditions=$(platform_branches .)
+if [[ -n $platform_conditions ]]; then
+    echo "$platform_conditions" >&2
+    echo "check-darwin: a platform condition above is outside $platform; move the call into the platform layer" >&2
+    failed=1
+else
+    targets_seen=$(find Sources -mindepth 1 -maxdepth 1 -type d | sort | xargs -n1 basename | tr '\n' ' ')
+    echo "check-darwin: no platform branch outside $platform in any target (${targets_seen% })"
+fi
+
 for spec in "${targets[@]}"; do
     read -r target ios simulator catalyst <<<"$spec"
     prepare "$target" "$ios" "$simulator" "$catalyst"
@@ -107,6 +131,15 @@ if [[ ${1:-} == --self-test ]]; then
         "_ = inotify_init1(0)"
         "var info = stat(); let mode: UInt32 = info.st_mode; _ = (info, mode)"
     )
+    # And step 0 must see a platform branch in a target outside the platform layer.
+    mkdir -p "$work/branch/Sources/DuneTools"
+    printf '#if os(iOS)\nlet injected = 1\n#endif\n' >"$work/branch/Sources/DuneTools/Injected.swift"
+    if [[ -n $(platform_branches "$work/branch") ]]; then
+        echo "check-darwin: self-test: an '#if os(iOS)' in Sources/DuneTools is refused"
+    else
+        echo "check-darwin: self-test: an '#if os(iOS)' in Sources/DuneTools went unnoticed" >&2
+        failed=1
+    fi
     for index in "${!mistakes[@]}"; do
         dir="$work/mistake-$index"
         cp -r "$work/macOS" "$dir"

@@ -4,7 +4,7 @@
 // When Platform/ starts using another type of the module, add it here (or
 // copy its file in the script, when it is small and itself needs no more).
 
-/// Sources/DuneEvents/Log/LogFile.swift: `LogFile.identity` (CommandLineSupport.swift) calls `status()`.
+/// Sources/DuneEvents/Log/LogFile.swift: `LogFile.identity` (ProcessCalls.swift) calls `status()`.
 package final class LogFile: Sendable {
     func status() throws(DuneEventsError) -> FileStatus {
         FileStatus()

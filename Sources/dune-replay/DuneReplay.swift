@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneTools
 
 /// `dune-replay`: append to, rebuild from, inspect and verify a DuneEvents log.
 @main

@@ -1,6 +1,8 @@
 import Testing
 @testable import DuneEvents
 import DuneFixtures
+import DuneOracles
+@testable import DuneTools
 
 /// The fast read path against the reference: `StoredLineScanner` and the
 /// packed batch forms against `EventCodec.decode`, the chunked parallel reader
@@ -269,9 +271,10 @@ import DuneFixtures
     func reference(_ path: String, after: Int = 0, through: Int = .max) -> Outcome {
         var outcome = Outcome(events: [], end: nil, error: nil)
         do {
-            outcome.end = try LogReader(path: path, batchSize: 1).forEachReferenceBatch(after: after, through: through) { batch in
+            let end = try ReferenceLogReader.forEachBatch(path: path, batchSize: 1, after: after, through: through) { batch in
                 outcome.events += batch
             }
+            outcome.end = LogReader.End(validBytes: end.validBytes, lastSeq: end.lastSeq, lines: end.lines, trailingBytes: end.trailingBytes)
         } catch {
             outcome.error = error as? DuneEventsError
         }

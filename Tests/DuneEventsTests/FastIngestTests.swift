@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuneEvents
 import DuneFixtures
+@testable import DuneTools
 
 /// The fast ingest path against the reference: `InputParser.parseSample`
 /// against `JSONParser` + `InputParser.command(from:)` on generated and
@@ -47,7 +48,7 @@ import DuneFixtures
     ] + TimestampWindowTests.edgeLines
 
     static func reference(_ line: [UInt8]) -> Result<IngestCommand, InputParser.Rejection> {
-        line.withUnsafeBytes { bytes in Result { () throws(InputParser.Rejection) in try InputParser.parseReference(bytes) } }
+        line.withUnsafeBytes { bytes in Result { () throws(InputParser.Rejection) in try InputParser.parseGeneral(bytes) } }
     }
 
     static func fast(_ line: [UInt8]) -> IngestCommand? {

@@ -3,6 +3,7 @@ import Testing
 import DuneEvents
 import DuneFixtures
 @testable import DuneProjections
+import DuneTools
 
 /// `DuneStore` as an app uses it: typed appends, outcomes, read models equal to
 /// a rebuild, updates, cancellation.

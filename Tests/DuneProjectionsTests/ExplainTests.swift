@@ -1,6 +1,7 @@
 import DuneEvents
 import DuneFixtures
 import DuneProjections
+import DuneTools
 import Testing
 
 /// Explanations are read from the folds: their numbers are the projections' own,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DuneEvents
 import DuneFixtures
+import DuneOracles
 @testable import DuneProjections
 
 /// The fast replay path — chunks decoded in parallel into `EventBatch`es that
@@ -33,9 +34,21 @@ import DuneFixtures
         return try await body(path, try LogReader(path: path).events())
     }
 
-    static func files(_ path: String, _ range: LogReader.Range = LogReader.Range(), decoding: Replayer.Decoding) async throws -> [ReadModelFile] {
+    /// How a test replays: `Replayer.replay` (the fast path), or the reference
+    /// replay it is checked against (DuneOracles' ``ReferenceReplay``).
+    enum Decoding: CaseIterable { case fast, reference }
+
+    static func replay(_ path: String, _ range: LogReader.Range = LogReader.Range(), into projections: ProjectionSet,
+                       decoding: Decoding) async throws {
+        switch decoding {
+        case .fast: try await Replayer.replay(try LogReader(path: path), range: range, into: projections)
+        case .reference: try await ReferenceReplay.replay(path: path, range: range, into: projections)
+        }
+    }
+
+    static func files(_ path: String, _ range: LogReader.Range = LogReader.Range(), decoding: Decoding) async throws -> [ReadModelFile] {
         let projections = ProjectionSet()
-        try await Replayer.replay(try LogReader(path: path), range: range, into: projections, decoding: decoding)
+        try await replay(path, range, into: projections, decoding: decoding)
         return await projections.files()
     }
 
@@ -100,12 +113,12 @@ import DuneFixtures
                                                   [.readiness, .weeklyStats]]
             for range in ranges {
                 for names in selections {
-                    for decoding in [Replayer.Decoding.fast, .reference] {
+                    for decoding in Decoding.allCases {
                         let own = ProjectionSet(names)
-                        try await Replayer.replay(try LogReader(path: path), range: range, into: own, decoding: decoding)
+                        try await Self.replay(path, range, into: own, decoding: decoding)
                         let shared = ProjectionSet(forFiles: names)
                         #expect(shared.modelsFromTrends == names.contains(.trends))
-                        try await Replayer.replay(try LogReader(path: path), range: range, into: shared, decoding: decoding)
+                        try await Self.replay(path, range, into: shared, decoding: decoding)
                         #expect(await shared.files() == own.files(), "\(range) \(names) \(decoding)")
                         #expect(await shared.readiness?.readModel() == own.readiness?.readModel())
                         #expect(await shared.weeklyStats?.readModel() == own.weeklyStats?.readModel())

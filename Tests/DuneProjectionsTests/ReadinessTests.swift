@@ -45,7 +45,7 @@ struct ReadinessTests {
         // Sleep: 100·420/480 = 87.5
         // score = 0.5·74.0906 + 0.25·74.0906 + 0.25·87.5 = 55.5680 + 21.875 = 77.4430 → ready
         let day = try readinessDay(log)
-        #expect(json(day.jsonValue) == #"{"date":"2026-03-15","hrv":60,"hrvBaseline":{"mean":4.003,"n":14,"sd":0.095},"hrvScore":74.1,"rhr":50,"rhrBaseline":{"mean":55,"n":14,"sd":5.189},"rhrScore":74.1,"score":77.4,"sleepMinutes":420,"sleepScore":87.5,"status":"ready"}"#)
+        #expect(json(day.jsonValue) == #"{"date":"2026-03-15","hrv":60,"hrvBaseline":{"mean":4.003,"n":14,"sd":0.095},"hrvMeasure":"sdnn","hrvScore":74.1,"rhr":50,"rhrBaseline":{"mean":55,"n":14,"sd":5.189},"rhrScore":74.1,"score":77.4,"sleepMinutes":420,"sleepScore":87.5,"status":"ready"}"#)
         // The intermediate numbers explain reads:
         #expect(abs(try #require(day.hrvComponent?.z) - 0.963_624_111_659_4) < 1e-12)
         #expect(abs(try #require(day.rhrComponent?.z) + 0.963_624_111_659_4) < 1e-12)
@@ -65,7 +65,7 @@ struct ReadinessTests {
         // No resting HR on D (its baseline is still reported): Σw = 0.5 + 0.25 = 0.75,
         // score = (0.5·74.0906 + 0.25·87.5)/0.75 = (37.0453 + 21.875)/0.75 = 78.5604 → ready
         let day = try readinessDay(log)
-        #expect(json(day.jsonValue) == #"{"date":"2026-03-15","hrv":60,"hrvBaseline":{"mean":4.003,"n":14,"sd":0.095},"hrvScore":74.1,"rhr":null,"rhrBaseline":{"mean":55,"n":14,"sd":5.189},"rhrScore":null,"score":78.6,"sleepMinutes":420,"sleepScore":87.5,"status":"ready"}"#)
+        #expect(json(day.jsonValue) == #"{"date":"2026-03-15","hrv":60,"hrvBaseline":{"mean":4.003,"n":14,"sd":0.095},"hrvMeasure":"sdnn","hrvScore":74.1,"rhr":null,"rhrBaseline":{"mean":55,"n":14,"sd":5.189},"rhrScore":null,"score":78.6,"sleepMinutes":420,"sleepScore":87.5,"status":"ready"}"#)
         #expect(day.totalWeight == 0.75)
     }
 
@@ -76,7 +76,7 @@ struct ReadinessTests {
         try sleep420(&log)
 
         // Σw = 0.25 + 0.25 = 0.5 ≥ 0.5: score = (74.0906 + 87.5)/2 = 80.7953 → ready
-        #expect(json(try readinessDay(log).jsonValue) == #"{"date":"2026-03-15","hrv":null,"hrvBaseline":{"mean":4.003,"n":14,"sd":0.095},"hrvScore":null,"rhr":50,"rhrBaseline":{"mean":55,"n":14,"sd":5.189},"rhrScore":74.1,"score":80.8,"sleepMinutes":420,"sleepScore":87.5,"status":"ready"}"#)
+        #expect(json(try readinessDay(log).jsonValue) == #"{"date":"2026-03-15","hrv":null,"hrvBaseline":{"mean":4.003,"n":14,"sd":0.095},"hrvMeasure":"sdnn","hrvScore":null,"rhr":50,"rhrBaseline":{"mean":55,"n":14,"sd":5.189},"rhrScore":74.1,"score":80.8,"sleepMinutes":420,"sleepScore":87.5,"status":"ready"}"#)
     }
 
     @Test func fewerThan14BaselineDaysIsInsufficientData() throws {
@@ -89,7 +89,7 @@ struct ReadinessTests {
         // n = 13 < 14: no hrv or rhr score, baselines null; sleep alone weighs 0.25 < 0.5.
         // The day's values are still reported.
         let day = try readinessDay(log)
-        #expect(json(day.jsonValue) == #"{"date":"2026-03-15","hrv":60,"hrvBaseline":null,"hrvScore":null,"rhr":50,"rhrBaseline":null,"rhrScore":null,"score":null,"sleepMinutes":420,"sleepScore":87.5,"status":"insufficientData"}"#)
+        #expect(json(day.jsonValue) == #"{"date":"2026-03-15","hrv":60,"hrvBaseline":null,"hrvMeasure":"sdnn","hrvScore":null,"rhr":50,"rhrBaseline":null,"rhrScore":null,"score":null,"sleepMinutes":420,"sleepScore":87.5,"status":"insufficientData"}"#)
         #expect(day.hrvWindowStatistics.n == 13)
         #expect(day.totalWeight == 0.25)
     }
@@ -105,7 +105,7 @@ struct ReadinessTests {
 
         // 14 × ln 50: μ = ln 50 = 3.912023, σ = 0 → z = 0 → hrvScore 50; Σw = 0.5 → score 50 → moderate.
         let day = try readinessDay(log)
-        #expect(json(day.jsonValue) == #"{"date":"2026-03-15","hrv":60,"hrvBaseline":{"mean":3.912,"n":14,"sd":0},"hrvScore":50,"rhr":null,"rhrBaseline":null,"rhrScore":null,"score":50,"sleepMinutes":null,"sleepScore":null,"status":"moderate"}"#)
+        #expect(json(day.jsonValue) == #"{"date":"2026-03-15","hrv":60,"hrvBaseline":{"mean":3.912,"n":14,"sd":0},"hrvMeasure":"sdnn","hrvScore":50,"rhr":null,"rhrBaseline":null,"rhrScore":null,"score":50,"sleepMinutes":null,"sleepScore":null,"status":"moderate"}"#)
         #expect(day.hrvWindow.first == dayD.adding(days: -60))
         #expect(day.hrvWindow.last == dayD.adding(days: -1))
         #expect(day.hrvComponent?.z == 0)
@@ -122,7 +122,7 @@ struct ReadinessTests {
 
         // rhr σ = 0 → rhrScore 50; sleepScore = 100·402.816/480 = 83.92;
         // score = (50 + 83.92)/2 = 66.96, written 67.0 but below 67 → moderate.
-        #expect(json(try readinessDay(log).jsonValue) == #"{"date":"2026-03-15","hrv":null,"hrvBaseline":null,"hrvScore":null,"rhr":55,"rhrBaseline":{"mean":55,"n":14,"sd":0},"rhrScore":50,"score":67,"sleepMinutes":402.816,"sleepScore":83.9,"status":"moderate"}"#)
+        #expect(json(try readinessDay(log).jsonValue) == #"{"date":"2026-03-15","hrv":null,"hrvBaseline":null,"hrvMeasure":null,"hrvScore":null,"rhr":55,"rhrBaseline":{"mean":55,"n":14,"sd":0},"rhrScore":50,"score":67,"sleepMinutes":402.816,"sleepScore":83.9,"status":"moderate"}"#)
     }
 
     @Test func statusThresholds() {
@@ -153,7 +153,7 @@ struct ReadinessTests {
         let file = ReadinessProjection(replaying: log.events).file()
         #expect(file.fileName == "readiness.json")
         #expect(text(file.bytes) == #"""
-        {"days":[{"date":"2026-03-02","hrv":null,"hrvBaseline":null,"hrvScore":null,"rhr":null,"rhrBaseline":null,"rhrScore":null,"score":null,"sleepMinutes":420,"sleepScore":100,"status":"insufficientData"},{"date":"2026-03-03","hrv":null,"hrvBaseline":null,"hrvScore":null,"rhr":null,"rhrBaseline":null,"rhrScore":null,"score":null,"sleepMinutes":null,"sleepScore":null,"status":"insufficientData"}],"sleepTargetMinutes":420,"throughSeq":4}
+        {"days":[{"date":"2026-03-02","hrv":null,"hrvBaseline":null,"hrvMeasure":null,"hrvScore":null,"rhr":null,"rhrBaseline":null,"rhrScore":null,"score":null,"sleepMinutes":420,"sleepScore":100,"status":"insufficientData"},{"date":"2026-03-03","hrv":null,"hrvBaseline":null,"hrvMeasure":null,"hrvScore":null,"rhr":null,"rhrBaseline":null,"rhrScore":null,"score":null,"sleepMinutes":null,"sleepScore":null,"status":"insufficientData"}],"sleepTargetMinutes":420,"throughSeq":4}
 
         """#)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DuneEvents
+import DuneOracles
 @testable import DuneProjections
 
 /// SPEC §11 and §11.1 through the store and the snapshot: a v1 hrv line of
@@ -54,7 +55,7 @@ import DuneEvents
             #expect(rows == Self.expectedMeasures)
             #expect(fast.map(\.storedVersion) == [1, 2, 1])
             var reference: [RecordedEvent] = []
-            try LogReader(path: path).forEachReferenceBatch { reference += $0 }
+            try ReferenceLogReader.forEachBatch(path: path) { reference += $0 }
             #expect(reference == fast)
             // Written back in their stored versions, the events give the stored bytes.
             #expect(fast.map { EventCodec.encodeLine($0) } == Self.lines)

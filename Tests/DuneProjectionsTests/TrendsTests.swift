@@ -38,7 +38,7 @@ struct TrendsTests {
         // Daily points: avg7 of 03-29 is 55 (no value in 03-23…03-28);
         //   avg28 of 03-29 (03-02…03-29) = (7·50 + 55)/8 = 50.625,
         //   of 03-30 = (350 + 110)/9 = 51.111, of 03-31 = (350 + 165)/10 = 51.5.
-        #expect(json(try #require(model.trend(.hrv)).jsonValue) == #"{"changePercent":10,"daily":[{"avg28":50,"avg7":50,"date":"2026-03-11","value":50},{"avg28":50,"avg7":50,"date":"2026-03-12","value":50},{"avg28":50,"avg7":50,"date":"2026-03-13","value":50},{"avg28":50,"avg7":50,"date":"2026-03-14","value":50},{"avg28":50,"avg7":50,"date":"2026-03-15","value":50},{"avg28":50,"avg7":50,"date":"2026-03-16","value":50},{"avg28":50,"avg7":50,"date":"2026-03-17","value":50},{"avg28":50.625,"avg7":55,"date":"2026-03-29","value":55},{"avg28":51.111,"avg7":55,"date":"2026-03-30","value":55},{"avg28":51.5,"avg7":55,"date":"2026-03-31","value":55}],"direction":"up"}"#)
+        #expect(json(try #require(model.trend(.hrv)).jsonValue) == #"{"changePercent":10,"daily":[{"avg28":50,"avg7":50,"date":"2026-03-11","value":50},{"avg28":50,"avg7":50,"date":"2026-03-12","value":50},{"avg28":50,"avg7":50,"date":"2026-03-13","value":50},{"avg28":50,"avg7":50,"date":"2026-03-14","value":50},{"avg28":50,"avg7":50,"date":"2026-03-15","value":50},{"avg28":50,"avg7":50,"date":"2026-03-16","value":50},{"avg28":50,"avg7":50,"date":"2026-03-17","value":50},{"avg28":50.625,"avg7":55,"date":"2026-03-29","value":55},{"avg28":51.111,"avg7":55,"date":"2026-03-30","value":55},{"avg28":51.5,"avg7":55,"date":"2026-03-31","value":55}],"direction":"up","measure":"sdnn"}"#)
         // restingHeartRate: (54 − 60)/60·100 = −10 → down.
         #expect(model.trend(.restingHeartRate)?.changePercent.map(Rounding.thousandths) == -10)
         #expect(model.trend(.restingHeartRate)?.direction == .down)
@@ -138,7 +138,7 @@ struct TrendsTests {
 
     @Test func emptyLogHasNoLastDayRangeOrLoad() {
         let file = TrendsProjection().file()
-        #expect(text(file.bytes) == #"{"hrvNormalRange":null,"lastDay":null,"metrics":{"bodyFatPercentage":{"changePercent":null,"daily":[],"direction":"insufficientData"},"bodyMass":{"changePercent":null,"daily":[],"direction":"insufficientData"},"bodyMassIndex":{"changePercent":null,"daily":[],"direction":"insufficientData"},"hrv":{"changePercent":null,"daily":[],"direction":"insufficientData"},"restingHeartRate":{"changePercent":null,"daily":[],"direction":"insufficientData"},"sleepMinutes":{"changePercent":null,"daily":[],"direction":"insufficientData"},"steps":{"changePercent":null,"daily":[],"direction":"insufficientData"},"workoutMinutes":{"changePercent":null,"daily":[],"direction":"insufficientData"}},"throughSeq":0,"trainingLoad":[]}"# + "\n")
+        #expect(text(file.bytes) == #"{"hrvNormalRange":null,"lastDay":null,"metrics":{"bodyFatPercentage":{"changePercent":null,"daily":[],"direction":"insufficientData"},"bodyMass":{"changePercent":null,"daily":[],"direction":"insufficientData"},"bodyMassIndex":{"changePercent":null,"daily":[],"direction":"insufficientData"},"hrv":{"changePercent":null,"daily":[],"direction":"insufficientData","measure":null},"restingHeartRate":{"changePercent":null,"daily":[],"direction":"insufficientData"},"sleepMinutes":{"changePercent":null,"daily":[],"direction":"insufficientData"},"steps":{"changePercent":null,"daily":[],"direction":"insufficientData"},"workoutMinutes":{"changePercent":null,"daily":[],"direction":"insufficientData"}},"throughSeq":0,"trainingLoad":[]}"# + "\n")
         #expect(file.fileName == "trends.json")
     }
 }

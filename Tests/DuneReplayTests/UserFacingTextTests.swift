@@ -23,6 +23,25 @@ import Testing
         #expect(violations.isEmpty, "user-facing text names the SPEC or ../shared:\n\(violations.joined(separator: "\n"))")
     }
 
+    /// The README is the front page: every file of `docs/` is linked from it, as `(docs/NAME.md)`,
+    /// and every `docs/` file it links exists.
+    @Test func readmeLinksEveryDocsFileAndOnlyFilesThatExist() throws {
+        let readme = try String(contentsOfFile: Self.repository + "/README.md", encoding: .utf8)
+        let docs = try Self.files(under: "docs") { $0.hasSuffix(".md") }.map(Self.relative)
+        #expect(docs.count >= 7, "docs/ should hold the documentation: \(docs)")
+        let unlinked = docs.filter { !readme.contains("(\($0))") && !readme.contains("(\($0)#") }
+        #expect(unlinked.isEmpty, "README.md does not link: \(unlinked.joined(separator: ", "))")
+        var linked: [String] = []
+        var rest = readme[...]
+        while let start = rest.range(of: "](docs/") {
+            rest = rest[start.upperBound...]
+            let target = rest.prefix { $0 != ")" && $0 != "#" }
+            linked.append("docs/" + target)
+        }
+        let missing = linked.filter { !FileManager.default.fileExists(atPath: Self.repository + "/" + $0) }
+        #expect(missing.isEmpty, "README.md links files that do not exist: \(missing.joined(separator: ", "))")
+    }
+
     @Test func docCommentsAndStringLiteralsInSourcesReferToNothingOutsideTheRepository() throws {
         var violations: [String] = []
         for file in try Self.files(under: "Sources", { $0.hasSuffix(".swift") }) {

@@ -3,10 +3,10 @@
 /// loads, then the remaining bytes one by one. For the lengths compared here
 /// (under ~64 bytes) this is as fast as a call to the C library's `memcmp`,
 /// and it keeps the core free of libc.
-enum ByteComparison {
+package enum ByteComparison {
     /// Whether `count` bytes at `left` equal `count` bytes at `right`.
     @inline(__always)
-    static func equal(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, count: Int) -> Bool {
+    package static func equal(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, count: Int) -> Bool {
         var index = 0
         while index + 8 <= count {
             if left.loadUnaligned(fromByteOffset: index, as: UInt64.self) != right.loadUnaligned(fromByteOffset: index, as: UInt64.self) {

@@ -7,7 +7,7 @@
 /// naming it), timestamps in their canonical spelling (`Z` = `+00:00`, `.5` =
 /// `.500`), numbers in ``JSONWriter``'s form, strings as written — built from
 /// the validated values, with the line's unknown members kept as parsed. The
-/// reference parser and the fast one write it for the line they read, and a
+/// general parser and the fast one write it for the line they read, and a
 /// stored event gives it back (``Event/inputContent``) so that re-ingesting
 /// a line is recognised after the process rebuilds its state from the log;
 /// `ContentIdentityTests` checks all of them against the parsed object.

@@ -1,7 +1,7 @@
 /// A member of an input line that the fast scanners take
 /// (`InputParser.scanSample` and `InputParser.parseSignal`): the
 /// one lookup from a key's bytes to its name. Each scanner then takes the
-/// members its line type has and leaves any other line to the reference parser.
+/// members its line type has and leaves any other line to the general parser.
 enum InputMember {
     case at, end, error, eventID, feature, id, kind, measure, phase, source, start, task, type, unit, value
 

@@ -96,7 +96,7 @@ extension InputParser {
 
     /// The reading of a scanned line, validated by ``InputRules`` as
     /// ``command(from:)`` does (units converted, plausibility, a sample at
-    /// most 24 h); `nil` when it fails (the reference path then words the rejection).
+    /// most 24 h); `nil` when it fails (the general parser then words the rejection).
     static func reading(of line: ScannedSampleLine, seconds: Double, _ c: Cursor) -> (reading: Sample.Reading, unit: String?)? {
         guard InputRules.acceptsDuration(seconds: seconds, of: line.kind) else { return nil }
         if line.kind == .sleep {
@@ -134,7 +134,7 @@ extension InputParser {
     /// JSON tree, and its canonical ``IngestCommand/content`` written directly.
     ///
     /// Returns `nil` for anything else and for anything that fails validation:
-    /// the caller then takes the reference path, which accepts the same lines
+    /// the caller then takes the general parser, which accepts the same lines
     /// with the same result and words every rejection (`FastIngestTests`
     /// checks this).
     static func parseSample(_ bytes: UnsafeRawBufferPointer) -> IngestCommand? {
@@ -143,7 +143,7 @@ extension InputParser {
         guard let line = scanSample(&c), let idText = c.text(line.id), let sourceText = c.text(line.source),
               let startTime = Timestamp(utf8: c.bytes(line.start)), let endTime = Timestamp(utf8: c.bytes(line.end)),
               TimestampWindow.contains(startTime), TimestampWindow.contains(endTime),
-              // Content holds timestamps in their canonical spelling; other spellings take the reference path.
+              // Content holds timestamps in their canonical spelling; other spellings take the general parser.
               PackedTimestamp(canonical: c.bytes(line.start)) != nil, PackedTimestamp(canonical: c.bytes(line.end)) != nil
         else { return nil }
         var eventIDText: String?

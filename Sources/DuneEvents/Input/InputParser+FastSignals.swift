@@ -7,7 +7,7 @@ extension InputParser {
     ///
     /// Returns `nil` for anything else (unknown members, escapes, another
     /// spelling of `at`, anything that fails validation): the caller then
-    /// takes the reference path, which accepts the same lines with the same
+    /// takes the general parser, which accepts the same lines with the same
     /// result and words every rejection (`FastIngestTests` checks this).
     static func parseSignal(_ bytes: UnsafeRawBufferPointer) -> IngestCommand? {
         guard let base = bytes.baseAddress else { return nil }
@@ -42,7 +42,7 @@ extension InputParser {
             guard c.expect(UInt8(ascii: "}")), c.index == c.end else { return nil }
             break
         }
-        // `at` in its canonical spelling (others take the reference path).
+        // `at` in its canonical spelling (others take the general parser).
         guard let type, let at, PackedTimestamp(canonical: c.bytes(at)) != nil, let time = Timestamp(utf8: c.bytes(at)),
               TimestampWindow.contains(time)
         else { return nil }

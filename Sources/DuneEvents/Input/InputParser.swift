@@ -18,13 +18,15 @@ package enum InputParser {
             throw Rejection(.lineTooLong, field: nil, "line is \(line.count) bytes; the limit is \(maximumLineBytes)")
         }
         if let command = parseSample(line) ?? parseSignal(line) { return command }
-        return try parseReference(line)
+        return try parseGeneral(line)
     }
 
-    /// ``parse(_:)-(UnsafeRawBufferPointer)`` without the fast path: every
-    /// line through ``JSONParser`` and ``command(from:)``. The fast path is
-    /// checked against it.
-    package static func parseReference(_ line: UnsafeRawBufferPointer) throws(Rejection) -> IngestCommand {
+    /// The general parser: any line, through ``JSONParser`` and
+    /// ``command(from:)``, every rejection worded. ``parse(_:)-(UnsafeRawBufferPointer)``
+    /// falls back to it for every line its fast parsers do not take (other
+    /// shapes, other spellings, every rejected line); the tests check that
+    /// the fast parsers give what it gives for the lines they take.
+    package static func parseGeneral(_ line: UnsafeRawBufferPointer) throws(Rejection) -> IngestCommand {
         guard line.count <= maximumLineBytes else {
             throw Rejection(.lineTooLong, field: nil, "line is \(line.count) bytes; the limit is \(maximumLineBytes)")
         }

@@ -27,7 +27,7 @@ extension InputParser {
     /// - Parameters:
     ///   - data: receives the stored line's `data` object.
     ///   - scratch: working space for the content.
-    static func prepareSample(_ bytes: UnsafeRawBufferPointer, data: inout [UInt8], scratch: inout [UInt8]) -> PreparedSample? {
+    package static func prepareSample(_ bytes: UnsafeRawBufferPointer, data: inout [UInt8], scratch: inout [UInt8]) -> PreparedSample? {
         guard let base = bytes.baseAddress else { return nil }
         var c = Cursor(base: base, end: bytes.count)
         guard let line = scanSample(&c), let id = PackedUUID(utf8: c.bytes(line.id)),

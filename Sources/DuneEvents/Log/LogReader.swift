@@ -60,66 +60,10 @@ package struct LogReader: Sendable {
         }
     }
 
-    /// ``forEachBatch(after:through:_:)`` with the reference decoder
-    /// (``EventCodec/decode(_:)`` on every line, one thread): the slow path
-    /// the fast one is checked against.
-    @discardableResult
-    package func forEachReferenceBatch(after: Int = 0, through: Int = .max,
-                                       _ body: ([RecordedEvent]) throws -> Void) throws -> End {
-        struct ReachedLimit: Error {}
-        var batch: [RecordedEvent] = []
-        batch.reserveCapacity(batchSize)
-        var expectedSeq = 1
-        var end = End(validBytes: 0, lastSeq: 0, lines: 0, trailingBytes: 0)
-        let path = file.path
-        do {
-            let readEnd = try LogLineReader(file: file).forEachLine { line in
-                // Past the last line asked for: it is not read, so damage there does not matter.
-                if expectedSeq > through { throw ReachedLimit() }
-                let event = try Self.decode(line.bytes, lineNumber: line.number, offset: line.byteOffset, path: path)
-                guard event.seq == expectedSeq else {
-                    throw DuneEventsError(.corruptLog, "seq \(event.seq) where \(expectedSeq) was expected: the log has a gap or a reordered line",
-                                          location: .init(path: path, line: line.number, byteOffset: line.byteOffset, seq: event.seq))
-                }
-                if event.seq > through { throw ReachedLimit() }
-                expectedSeq += 1
-                end.validBytes = line.endOffset
-                if event.seq > after {
-                    batch.append(event)
-                    if batch.count >= batchSize {
-                        try body(batch)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                }
-            }
-            end.trailingBytes = readEnd.trailingByteCount
-        } catch is ReachedLimit {
-            // Stopped at `through`.
-        }
-        if !batch.isEmpty { try body(batch) }
-        end.lastSeq = expectedSeq - 1
-        end.lines = expectedSeq - 1
-        return end
-    }
-
     /// All events in `after+1 ... through`, as one array (small logs, tests).
     package func events(after: Int = 0, through: Int = .max) throws -> [RecordedEvent] {
         var all: [RecordedEvent] = []
         try forEachBatch(after: after, through: through) { batch in all.append(contentsOf: batch) }
         return all
-    }
-
-    /// Checks and decodes one stored line.
-    static func decode(_ line: UnsafeRawBufferPointer, lineNumber: Int, offset: Int, path: String) throws(DuneEventsError) -> RecordedEvent {
-        let location = DuneEventsError.Location(path: path, line: lineNumber, byteOffset: offset)
-        guard StoredLine.isIntact(line) else {
-            throw DuneEventsError(.corruptLog, "the line's CRC does not match its bytes (damaged or edited); restore the log from a backup or cut it before this line",
-                                  location: location)
-        }
-        do {
-            return try EventCodec.decode(line)
-        } catch {
-            throw LogReader.decodingError(error, location: location)
-        }
     }
 }

@@ -33,8 +33,8 @@ package enum ProcessIdentity {
 }
 
 /// The number of processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), without Foundation.
-enum ProcessInfoLite {
-    static var activeProcessorCount: Int {
+package enum ProcessInfoLite {
+    package static var activeProcessorCount: Int {
         let count = system_processorCount()
         return count > 0 ? count : 1
     }

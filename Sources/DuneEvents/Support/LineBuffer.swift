@@ -12,7 +12,7 @@
 /// accepts a last line without `\n` at the end of its input.
 ///
 /// Not copyable: it owns its memory, freed when it goes away.
-struct LineBuffer: ~Copyable {
+package struct LineBuffer: ~Copyable {
     /// The memory; ranges handed out index into it.
     private(set) var storage: UnsafeMutableRawBufferPointer
     /// The first byte not yet handed out (the start of the pending line).
@@ -25,7 +25,7 @@ struct LineBuffer: ~Copyable {
     private var origin = 0
 
     /// A buffer of `capacity` bytes (at least 1).
-    init(capacity: Int) {
+    package init(capacity: Int) {
         storage = .allocate(byteCount: max(1, capacity), alignment: 64)
     }
 
@@ -34,10 +34,10 @@ struct LineBuffer: ~Copyable {
     }
 
     /// The first byte of the buffer.
-    var base: UnsafeMutableRawPointer { storage.baseAddress! }
+    package var base: UnsafeMutableRawPointer { storage.baseAddress! }
 
     /// How many bytes are read but not handed out.
-    var pendingCount: Int { end - start }
+    package var pendingCount: Int { end - start }
 
     /// The stream offset of buffer index `index`.
     func streamOffset(of index: Int) -> Int { origin + index }
@@ -55,7 +55,7 @@ struct LineBuffer: ~Copyable {
     /// The next complete line, `start..<` the index of its `\n`; the line
     /// and its `\n` are handed out. `nil` when no complete line is pending.
     @inline(__always)
-    mutating func nextLine() -> Range<Int>? {
+    package mutating func nextLine() -> Range<Int>? {
         guard let newline = LineScanning.firstNewline(in: base, from: Swift.max(start, scanned), to: end) else {
             scanned = end
             return nil
@@ -81,7 +81,7 @@ struct LineBuffer: ~Copyable {
 
     /// Hands out whatever is pending, terminated or not (the input's last
     /// line at its end).
-    mutating func takePending() -> Range<Int> {
+    package mutating func takePending() -> Range<Int> {
         let rest = start..<end
         start = end
         scanned = end
@@ -101,7 +101,7 @@ struct LineBuffer: ~Copyable {
     ///     given stream offset; returns the count, `0` at the end.
     /// - Returns: The bytes read; `0` at the end of the stream (or when the
     ///   buffer is full and may not grow).
-    mutating func refill<Failure: Error>(
+    package mutating func refill<Failure: Error>(
         maximum: Int, growing: Bool,
         _ read: (_ room: UnsafeMutableRawBufferPointer, _ streamOffset: Int) throws(Failure) -> Int
     ) throws(Failure) -> Int {

@@ -13,13 +13,13 @@
 /// (vectorized; several times faster than a Swift byte loop on 300-byte
 /// lines); everything here is `@inline(__always)`, so the hot loops pay no
 /// call.
-enum LineScanning {
+package enum LineScanning {
     /// `\n`.
     static let newline = UInt8(ascii: "\n")
 
     /// The index of the first `\n` in `base[from..<to]`, if any.
     @inline(__always)
-    static func firstNewline(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
+    package static func firstNewline(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
         guard from < to, let found = system_memchr(base + from, newline, to - from) else { return nil }
         return found - base
     }
@@ -27,7 +27,7 @@ enum LineScanning {
     /// The index of the last `\n` in `base[from..<to]`, if any: the complete
     /// lines of those bytes end there.
     @inline(__always)
-    static func lastNewline(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
+    package static func lastNewline(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
         var index = to - 1
         while index >= from {
             if base.load(fromByteOffset: index, as: UInt8.self) == newline { return index }
@@ -38,7 +38,7 @@ enum LineScanning {
 
     /// How many `\n` bytes `base[from..<to]` holds.
     @inline(__always)
-    static func newlineCount(in base: UnsafeRawPointer, from: Int, to: Int) -> Int {
+    package static func newlineCount(in base: UnsafeRawPointer, from: Int, to: Int) -> Int {
         var count = 0
         var start = from
         while let found = firstNewline(in: base, from: start, to: to) {
@@ -52,7 +52,7 @@ enum LineScanning {
     /// complete line in `base[from..<to]`, in order; bytes after the last
     /// `\n` are not a line.
     @inline(__always)
-    static func forEachCompleteLine(in base: UnsafeRawPointer, from: Int, to: Int,
+    package static func forEachCompleteLine(in base: UnsafeRawPointer, from: Int, to: Int,
                                     _ body: (_ start: Int, _ end: Int) throws -> Void) rethrows {
         var start = from
         while let end = firstNewline(in: base, from: start, to: to) {

@@ -63,11 +63,16 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
         restoredMetrics.days(at: throughSeq) ?? samples.modelDailyValues().map(DailyMetrics.init)
     }
 
-    /// The daily values of every day with a sample, ascending (what
-    /// ``readModel()`` computes its model from).
+    /// The daily values of every day with a sample (from `firstDay` on, when
+    /// given), ascending (what ``readModel()`` computes its model from).
     /// - Complexity: O(n log n) for n samples.
-    package func modelDailyValues() -> [DailyValues] {
-        samples.modelDailyValues()
+    package func modelDailyValues(from firstDay: DayKey? = nil) -> [DailyValues] {
+        samples.modelDailyValues(from: firstDay)
+    }
+
+    /// The earliest day whose samples changed since the last call, and starts over; `nil` when none did.
+    package mutating func takeEarliestChangedDay() -> DayKey? {
+        samples.takeEarliestChangedDay()
     }
 
     /// Whether ``readModel()`` would compute from a snapshot's day metrics instead of the samples.

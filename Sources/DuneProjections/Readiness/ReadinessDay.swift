@@ -7,15 +7,19 @@ import DuneEvents
 public struct ReadinessDay: Sendable, Equatable {
     /// The day this entry is for.
     public let date: DayKey
-    /// The day's mean HRV in ms.
+    /// The day's mean HRV in ms: the mean of its samples of ``hrvMeasure``.
     public let hrv: Double?
+    /// The HRV measure of the day: that of its latest HRV sample, or on a day
+    /// without HRV, of the latest earlier day with HRV (for ``hrvBaseline``);
+    /// `nil` before the first day with HRV. The baseline is this measure's.
+    public let hrvMeasure: HRVMeasure?
     /// The day's mean resting heart rate in count/min.
     public let rhr: Double?
     /// The day's sleep (union of intervals) in minutes.
     public let sleepMinutes: Double?
     /// The target the sleep score divides by.
     public let sleepTargetMinutes: Double
-    /// ln(daily hrv) on the days D−60…D−1 that have one.
+    /// ln(daily hrv) of ``hrvMeasure`` on the days D−60…D−1 that have one.
     ///
     /// Computed on demand from the shared series (a binary search and a copy of
     /// at most 60 values): a model of 50 000 days keeps no window of its own per day.
@@ -39,52 +43,69 @@ public struct ReadinessDay: Sendable, Equatable {
     /// Decided on the unrounded score.
     public let status: ReadinessStatus
     /// The series the windows are read from (shared by every day of a model, not copied).
-    private let lnHRVSeries: DailySeries
-    private let rhrSeries: DailySeries
+    private var lnHRVSeries: DailySeries
+    private var rhrSeries: DailySeries
 
     private var firstBaselineDay: DayKey { date.adding(days: -ReadinessFormula.baselineWindowDays) }
 
     /// Computes day `date` from its daily values and the series of earlier days.
     /// - Parameters:
     ///   - daily: the values of `date`.
-    ///   - lnHRV: ln(daily hrv) over (at least) D−60…D−1, ascending.
+    ///   - hrvMeasure: the day's measure (see ``hrvMeasure``).
+    ///   - lnHRV: ln(daily hrv) of `hrvMeasure` over (at least) D−60…D−1, ascending.
     ///   - rhrSeries: daily resting heart rate over (at least) D−60…D−1, ascending.
     ///   - sleepTargetMinutes: the sleep target.
-    package init(daily: DailyValues, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
-        self.init(inputs: Inputs(daily), lnHRV: lnHRV, rhrSeries: rhrSeries, sleepTargetMinutes: sleepTargetMinutes)
+    package init(daily: DailyValues, hrvMeasure: HRVMeasure?, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
+        self.init(inputs: Inputs(daily), hrvMeasure: hrvMeasure, lnHRV: lnHRV, rhrSeries: rhrSeries, sleepTargetMinutes: sleepTargetMinutes)
     }
 
     /// The day's values the formula reads: all a readiness day depends on, with the series and the sleep target.
     package struct Inputs: Sendable, Equatable {
         package var date: DayKey
+        /// The mean of the day's HRV samples of ``hrvMeasure``.
         package var hrv: Double?
+        /// The day's own HRV measure; `nil` when it has no HRV sample.
+        package var hrvMeasure: HRVMeasure?
+        /// The mean of the day's HRV samples of the other measure, when it has any.
+        package var otherHRV: Double?
         package var rhr: Double?
         package var sleepMinutes: Double?
 
-        package init(date: DayKey, hrv: Double?, rhr: Double?, sleepMinutes: Double?) {
+        package init(date: DayKey, hrv: Double?, hrvMeasure: HRVMeasure?, otherHRV: Double? = nil, rhr: Double?,
+                     sleepMinutes: Double?) {
             self.date = date
             self.hrv = hrv
+            self.hrvMeasure = hrvMeasure
+            self.otherHRV = otherHRV
             self.rhr = rhr
             self.sleepMinutes = sleepMinutes
         }
 
         /// The inputs of `daily`.
         package init(_ daily: DailyValues) {
-            self.init(date: daily.date, hrv: daily.hrv?.value, rhr: daily.restingHeartRate?.value, sleepMinutes: daily.sleep?.minutes)
+            self.init(date: daily.date, hrv: daily.hrv?.value, hrvMeasure: daily.hrvMeasure, otherHRV: daily.otherHRV?.value,
+                      rhr: daily.restingHeartRate?.value, sleepMinutes: daily.sleep?.minutes)
         }
 
         /// The inputs in a day's metrics.
         package init(metrics: DailyMetrics) {
-            self.init(date: metrics.date, hrv: metrics.value(.hrv), rhr: metrics.value(.restingHeartRate),
-                      sleepMinutes: metrics.value(.sleepMinutes))
+            self.init(date: metrics.date, hrv: metrics.value(.hrv), hrvMeasure: metrics.hrvMeasure, otherHRV: metrics.otherHRV,
+                      rhr: metrics.value(.restingHeartRate), sleepMinutes: metrics.value(.sleepMinutes))
+        }
+
+        /// The mean of the day's HRV samples of `measure`, or `nil` when it has none.
+        package func hrv(_ measure: HRVMeasure) -> Double? {
+            measure == hrvMeasure ? hrv : otherHRV
         }
     }
 
-    /// Computes the day of `inputs` from the series of earlier days (see ``init(daily:lnHRV:rhrSeries:sleepTargetMinutes:)``).
-    package init(inputs: Inputs, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
+    /// Computes the day of `inputs` from the series of earlier days (see
+    /// ``init(daily:hrvMeasure:lnHRV:rhrSeries:sleepTargetMinutes:)``).
+    package init(inputs: Inputs, hrvMeasure: HRVMeasure?, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
         let date = inputs.date
         self.date = date
         hrv = inputs.hrv
+        self.hrvMeasure = hrvMeasure
         rhr = inputs.rhr
         sleepMinutes = inputs.sleepMinutes
         self.sleepTargetMinutes = sleepTargetMinutes
@@ -130,6 +151,17 @@ public struct ReadinessDay: Sendable, Equatable {
         status = ReadinessFormula.status(score: score)
     }
 
+    /// The same day reading its windows from `lnHRV` and `rhrSeries`, which
+    /// must hold the same values over D−60…D−1 as the series it was computed
+    /// from: a model that keeps its earlier days lets them share its new
+    /// series instead of holding on to the old ones.
+    package func reading(lnHRV: DailySeries, rhrSeries: DailySeries) -> ReadinessDay {
+        var day = self
+        day.lnHRVSeries = lnHRV
+        day.rhrSeries = rhrSeries
+        return day
+    }
+
     /// The HRV baseline (μ, σ, n of ln hrv), or `nil` when n < 14.
     public var hrvBaseline: SampleStatistics? { ReadinessFormula.baseline(hrvWindowStatistics) }
     /// The resting-heart-rate baseline, or `nil` when n < 14.
@@ -144,7 +176,7 @@ public struct ReadinessDay: Sendable, Equatable {
     /// Days are equal when every number of the formula is, windows included —
     /// whatever longer series they were read from.
     public static func == (lhs: ReadinessDay, rhs: ReadinessDay) -> Bool {
-        lhs.date == rhs.date && lhs.hrv == rhs.hrv && lhs.rhr == rhs.rhr && lhs.sleepMinutes == rhs.sleepMinutes
+        lhs.date == rhs.date && lhs.hrv == rhs.hrv && lhs.hrvMeasure == rhs.hrvMeasure && lhs.rhr == rhs.rhr && lhs.sleepMinutes == rhs.sleepMinutes
             && lhs.sleepTargetMinutes == rhs.sleepTargetMinutes && lhs.hrvWindowStatistics == rhs.hrvWindowStatistics
             && lhs.rhrWindowStatistics == rhs.rhrWindowStatistics && lhs.hrvComponent == rhs.hrvComponent
             && lhs.rhrComponent == rhs.rhrComponent && lhs.sleepComponent == rhs.sleepComponent

@@ -34,6 +34,7 @@ extension ReadinessDay {
             "rhrScore": .score(rhrScore),
             "sleepScore": .score(sleepScore),
             "hrv": .rounded(hrv),
+            "hrvMeasure": .text(hrvMeasure?.rawValue),
             "rhr": .rounded(rhr),
             "sleepMinutes": .rounded(sleepMinutes),
             "hrvBaseline": hrvBaseline.map(\.baselineJSON) ?? .null,

@@ -25,24 +25,66 @@ public struct ReadinessModel: Sendable, Equatable, ReadModel {
     /// numbers as from their daily values, without the samples (a snapshot keeps them).
     /// - Complexity: O(d log d) for d days.
     package init(throughSeq: Int, sleepTargetMinutes: Double, inputs: [ReadinessDay.Inputs]) {
-        var hrvDays: [DayKey] = []
-        var lnHRV: [Double] = []
-        var rhrDays: [DayKey] = []
-        var rhrValues: [Double] = []
-        for day in inputs {
-            if let hrv = day.hrv {
-                hrvDays.append(day.date)
-                lnHRV.append(DeterministicMath.log(hrv))
-            }
-            if let rhr = day.rhr {
-                rhrDays.append(day.date)
-                rhrValues.append(rhr)
+        self.init(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, inputs: inputs, keeping: [])
+    }
+
+    /// The model of days with these `inputs`, where the days before
+    /// `firstChanged` have the same inputs as in `previous`: those days are
+    /// taken from it (a day reads only its own and earlier days' values),
+    /// the others computed — unless the sleep target changed, which changes
+    /// every day. The same model as ``init(throughSeq:sleepTargetMinutes:inputs:)`` gives.
+    /// - Complexity: O(d) for d days, plus O(k log d) for the k days from `firstChanged` on.
+    package init(throughSeq: Int, sleepTargetMinutes: Double, inputs: [ReadinessDay.Inputs],
+                 keeping previous: ReadinessModel, before firstChanged: DayKey) {
+        let kept = previous.sleepTargetMinutes == sleepTargetMinutes ? previous.days.prefix { $0.date < firstChanged } : [][...]
+        self.init(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, inputs: inputs, keeping: kept)
+    }
+
+    /// The model of `inputs` whose first `kept.count` days are `kept`, already computed.
+    private init(throughSeq: Int, sleepTargetMinutes: Double, inputs: [ReadinessDay.Inputs], keeping kept: ArraySlice<ReadinessDay>) {
+        let series = MeasureSeries(inputs)
+        var days = kept.map { $0.reading(lnHRV: series.lnHRV($0.hrvMeasure), rhrSeries: series.rhr) }
+        // A day without HRV takes the measure of the latest earlier day with HRV.
+        var measure = kept.last?.hrvMeasure
+        for day in inputs.dropFirst(kept.count) {
+            measure = day.hrvMeasure ?? measure
+            days.append(ReadinessDay(inputs: day, hrvMeasure: measure, lnHRV: series.lnHRV(measure), rhrSeries: series.rhr,
+                                     sleepTargetMinutes: sleepTargetMinutes))
+        }
+        self.init(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes, days: days)
+    }
+
+    /// ln(daily hrv) per measure and daily resting heart rate over the days of some inputs.
+    struct MeasureSeries {
+        let lnSDNN: DailySeries
+        let lnRMSSD: DailySeries
+        let rhr: DailySeries
+
+        init(_ inputs: [ReadinessDay.Inputs]) {
+            lnSDNN = Self.series(inputs) { $0.hrv(.sdnn).map(DeterministicMath.log) }
+            lnRMSSD = Self.series(inputs) { $0.hrv(.rmssd).map(DeterministicMath.log) }
+            rhr = Self.series(inputs) { $0.rhr }
+        }
+
+        /// The ln(daily hrv) series of `measure`; empty without one.
+        func lnHRV(_ measure: HRVMeasure?) -> DailySeries {
+            switch measure {
+            case .sdnn: lnSDNN
+            case .rmssd: lnRMSSD
+            case nil: DailySeries(days: [], values: [])
             }
         }
-        let lnHRVSeries = DailySeries(days: hrvDays, values: lnHRV)
-        let rhrSeries = DailySeries(days: rhrDays, values: rhrValues)
-        self.init(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes,
-                  days: inputs.map { ReadinessDay(inputs: $0, lnHRV: lnHRVSeries, rhrSeries: rhrSeries, sleepTargetMinutes: sleepTargetMinutes) })
+
+        private static func series(_ inputs: [ReadinessDay.Inputs], _ value: (ReadinessDay.Inputs) -> Double?) -> DailySeries {
+            var days: [DayKey] = []
+            var values: [Double] = []
+            for day in inputs {
+                guard let value = value(day) else { continue }
+                days.append(day.date)
+                values.append(value)
+            }
+            return DailySeries(days: days, values: values)
+        }
     }
 
     /// The entry for `date`, or `nil` when that day has no sample.

@@ -14,11 +14,11 @@ package struct ReadinessProjection: Projection, Equatable {
     /// The version of this fold's output: bump it whenever a change makes the
     /// fold produce other bytes for the same log, so that snapshots taken by
     /// the older code are not used (see `ProjectionSnapshot`).
-    package static let foldVersion: UInt32 = 1
+    package static let foldVersion: UInt32 = 2
     /// CRC-32 of `readiness.json` rebuilt from the shipped sample log (`Logs/events.jsonl`)
     /// at ``foldVersion``: `FoldVersionTests` fails when the output changes and
     /// these two constants do not.
-    package static let foldVersionOutputCRC: UInt32 = 0xc2c0f3ab
+    package static let foldVersionOutputCRC: UInt32 = 0x08255b7b
 
     package private(set) var throughSeq = 0
     /// The current samples: content of hrv, resting HR and sleep; other kinds by day only.
@@ -101,15 +101,21 @@ package struct ReadinessProjection: Projection, Equatable {
     var readsModelFromSnapshotMetrics: Bool { restoredMetrics.days(at: throughSeq) != nil }
 
     /// Day `date` alone, computed from only D−60…D by the same code as
-    /// ``readModel()``; `nil` when the day has no sample.
-    /// - Complexity: O(k log k) for k samples in D−60…D, plus O(d) over the days with samples.
+    /// ``readModel()`` (on a day without HRV, also the latest earlier day with
+    /// HRV, for the measure); `nil` when the day has no sample.
+    /// - Complexity: O(k log k) for k samples in D−60…D (and in the days back to
+    ///   the latest with HRV), plus O(d) over the days with samples.
     package func day(_ date: DayKey) -> ReadinessDay? {
         guard let values = samples.dailyValues(on: date) else { return nil }
         let first = date.adding(days: -ReadinessFormula.baselineWindowDays)
-        let earlier = samples.days.filter { $0 >= first && $0 < date }.compactMap { samples.dailyValues(on: $0) }
-        let lnHRV = DailySeries(earlier) { $0.hrv.map { DeterministicMath.log($0.value) } }
+        let days = samples.days
+        let earlier = days.filter { $0 >= first && $0 < date }.compactMap { samples.dailyValues(on: $0) }
+        // Without HRV, the day takes the measure of the latest earlier day with HRV, however far back.
+        let measure = values.hrvMeasure
+            ?? days.filter { $0 < date }.reversed().lazy.compactMap { samples.dailyValues(on: $0)?.hrvMeasure }.first
+        let lnHRV = DailySeries(earlier) { day in measure.flatMap { day.hrv($0) }.map { DeterministicMath.log($0.value) } }
         let rhr = DailySeries(earlier) { $0.restingHeartRate?.value }
-        return ReadinessDay(daily: values, lnHRV: lnHRV, rhrSeries: rhr, sleepTargetMinutes: sleepTargetMinutes)
+        return ReadinessDay(daily: values, hrvMeasure: measure, lnHRV: lnHRV, rhrSeries: rhr, sleepTargetMinutes: sleepTargetMinutes)
     }
 
     /// The daily values of `date` with their contributing samples, or `nil`.

@@ -29,22 +29,12 @@ package enum Replayer {
         }
     }
 
-    /// How a replay decodes the log.
-    package enum Decoding: Sendable {
-        /// Chunks decoded in parallel by the fast scanner into ``EventBatch``es
-        /// that the projections fold directly. The default.
-        case fast
-        /// Every line through the reference decoder (``EventCodec/decode(_:)``)
-        /// on one thread, every event in full: the path the fast one is
-        /// checked against, byte for byte.
-        case reference
-    }
-
     /// Feeds `range` of the log to `projections`, in order, in batches.
     ///
-    /// With `.fast` decoding (the default) the log is read in 4 MiB chunks
-    /// decoded on their own threads while the projections fold the chunks
-    /// before, each projection in its own actor: replay keeps every core busy.
+    /// The log is read in 4 MiB chunks decoded on their own threads while the
+    /// projections fold the chunks before, each projection in its own actor:
+    /// replay keeps every core busy. (The tests check it against a reference
+    /// replay that decodes every line on one thread: DuneOracles' `ReferenceReplay`.)
     ///
     /// - Throws: `DuneEventsError` `corruptLog` at a damaged line, and
     ///   `CancellationError` between batches when the task is cancelled: the
@@ -52,42 +42,18 @@ package enum Replayer {
     /// - Complexity: O(n) in the events read; memory O(chunk × prefetch) for reading.
     @discardableResult
     package static func replay(_ reader: LogReader, range: LogReader.Range = LogReader.Range(),
-                              into projections: ProjectionSet, decoding: Decoding = .fast,
+                              into projections: ProjectionSet,
                               progress: (Summary) -> Void = { _ in }) async throws -> Summary {
         var summary = Summary(events: 0, throughSeq: range.after)
-        switch decoding {
-        case .fast:
-            await projections.reserveCapacity(samples: min(reader.estimatedEventCount, max(0, range.throughSeq - range.after)))
-            try await fold(reader.eventBatches(range), into: projections, summary: &summary, progress: progress)
-        case .reference:
-            // Decoded first, folded after: the reference path is for checking, not for speed.
-            var batches: [[RecordedEvent]] = []
-            do {
-                try reader.forEachReferenceBatch(after: range.after, through: range.throughSeq) { batch in
-                    var batch = batch
-                    if let asOf = range.asOf, let cut = batch.firstIndex(where: { $0.recordedAt.instant > asOf.instant }) {
-                        batch.removeSubrange(cut...)
-                        batches.append(batch)
-                        throw ReachedAsOf()
-                    }
-                    batches.append(batch)
-                }
-            } catch is ReachedAsOf {}
-            for batch in batches where !batch.isEmpty {
-                await projections.apply(batch)
-                summary.events += batch.count
-                summary.skippedOutsideTimestampWindow += batch.count { $0.isOutsideTimestampWindow }
-                summary.throughSeq = batch.last?.seq ?? summary.throughSeq
-                progress(summary)
-            }
-        }
+        await projections.reserveCapacity(samples: min(reader.estimatedEventCount, max(0, range.throughSeq - range.after)))
+        try await fold(reader.eventBatches(range), into: projections, summary: &summary, progress: progress)
         return summary
     }
 
     /// Feeds the events after the line `stamp` names to `projections`, reading
     /// the log from that line's end on: the tail after a snapshot.
     ///
-    /// - Throws: what ``replay(_:range:into:decoding:progress:)`` throws.
+    /// - Throws: what ``replay(_:range:into:progress:)`` throws.
     /// - Complexity: O(n) in the events after the stamp.
     @discardableResult
     package static func replayTail(_ reader: LogReader, after stamp: LogStamp, into projections: ProjectionSet,
@@ -111,6 +77,4 @@ package enum Replayer {
             progress(summary)
         }
     }
-
-    private struct ReachedAsOf: Error {}
 }

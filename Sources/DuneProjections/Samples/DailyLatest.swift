@@ -14,20 +14,24 @@ package struct DailyLatest: Sendable, Equatable {
 
     /// The latest sample by start; on equal starts, the higher `seq`.
     init?(_ samples: [StoredSample]) {
-        var latest: StoredSample?
-        var latestValue = 0.0
+        guard let (latest, value) = Self.latest(samples) else { return nil }
+        self.value = value
+        start = latest.sample.start
+        sample = latest.reference
+    }
+
+    /// The latest of `samples` that has a quantity, by start (on equal
+    /// starts, the higher `seq`), with its value; `nil` when none has one.
+    static func latest(_ samples: [StoredSample]) -> (sample: StoredSample, value: Double)? {
+        var latest: (sample: StoredSample, value: Double)?
         for stored in samples {
             guard let value = stored.sample.quantity?.value else { continue }
-            if let current = latest {
+            if let current = latest?.sample {
                 let later = stored.sample.start.seconds(since: current.sample.start)
                 guard later > 0 || (later == 0 && stored.seq > current.seq) else { continue }
             }
-            latest = stored
-            latestValue = value
+            latest = (stored, value)
         }
-        guard let latest else { return nil }
-        value = latestValue
-        start = latest.sample.start
-        sample = latest.reference
+        return latest
     }
 }

@@ -9,17 +9,26 @@ package struct DailyMetrics: Sendable, Equatable {
     /// Bit `i` set: the value of `TrendMetric.allCases[i]` is present.
     package var present: UInt8
     /// One per metric, in `TrendMetric.allCases` order; 0 where absent.
+    /// The `hrv` value is of the day's measure, ``hrvMeasure``.
     package var values: [Double]
+    /// The day's HRV measure (``DailyValues/hrvMeasure``); `nil` without HRV.
+    package var hrvMeasure: HRVMeasure?
+    /// The mean of the day's HRV samples of the other measure, when it has any.
+    package var otherHRV: Double?
 
-    package init(date: DayKey, present: UInt8, values: [Double]) {
+    package init(date: DayKey, present: UInt8, values: [Double], hrvMeasure: HRVMeasure? = nil, otherHRV: Double? = nil) {
         self.date = date
         self.present = present
         self.values = values
+        self.hrvMeasure = hrvMeasure
+        self.otherHRV = otherHRV
     }
 
     /// The metrics of `daily`.
     package init(_ daily: DailyValues) {
         date = daily.date
+        hrvMeasure = daily.hrvMeasure
+        otherHRV = daily.otherHRV?.value
         present = 0
         values = []
         values.reserveCapacity(TrendMetric.allCases.count)
@@ -34,6 +43,11 @@ package struct DailyMetrics: Sendable, Equatable {
     package func value(_ metric: TrendMetric) -> Double? {
         let index = Self.index(metric)
         return present & (1 << UInt8(index)) != 0 ? values[index] : nil
+    }
+
+    /// The mean of the day's HRV samples of `measure`, or `nil` when it has none.
+    package func hrv(_ measure: HRVMeasure) -> Double? {
+        measure == hrvMeasure ? value(.hrv) : otherHRV
     }
 
     private static func index(_ metric: TrendMetric) -> Int {
@@ -51,12 +65,17 @@ package struct DailyMetrics: Sendable, Equatable {
 
     /// The series of `metric` over `days` (ascending), keeping the days that have it.
     static func series(_ days: [DailyMetrics], _ metric: TrendMetric, transform: (Double) -> Double = { $0 }) -> DailySeries {
+        series(days) { $0.value(metric) }.mapValues(transform)
+    }
+
+    /// The series of `value` over `days` (ascending), keeping the days where it is non-nil.
+    static func series(_ days: [DailyMetrics], _ value: (DailyMetrics) -> Double?) -> DailySeries {
         var dates: [DayKey] = []
         var values: [Double] = []
         for day in days {
-            guard let value = day.value(metric) else { continue }
+            guard let value = value(day) else { continue }
             dates.append(day.date)
-            values.append(transform(value))
+            values.append(value)
         }
         return DailySeries(days: dates, values: values)
     }

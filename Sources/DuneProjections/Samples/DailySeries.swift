@@ -30,6 +30,11 @@ package struct DailySeries: Sendable, Equatable {
 
     package var isEmpty: Bool { days.isEmpty }
 
+    /// The same days with `transform` applied to each value.
+    package func mapValues(_ transform: (Double) -> Double) -> DailySeries {
+        DailySeries(days: days, values: values.map(transform))
+    }
+
     /// The value on `day`, or `nil`.
     package func value(on day: DayKey) -> Double? {
         let index = firstIndex(notBefore: day)
@@ -58,7 +63,9 @@ package struct DailySeries: Sendable, Equatable {
         return SampleStatistics(values[lower..<upper])
     }
 
-    private func firstIndex(notBefore day: DayKey) -> Int {
+    /// The index of the first day on or after `day` (`days.count` when none).
+    /// - Complexity: O(log n).
+    package func firstIndex(notBefore day: DayKey) -> Int {
         var low = 0
         var high = days.count
         while low < high {

@@ -4,7 +4,10 @@ import DuneEvents
 /// says, with the samples each value came from.
 ///
 /// Every projection and `explain` derive daily numbers from this one type:
-/// - `hrv`, `restingHeartRate`: mean of the day's samples, summed in `seq` order;
+/// - `hrv`: mean of the day's samples of the day's measure — the measure of
+///   its latest HRV sample by start (ties: higher `seq`) — summed in `seq`
+///   order; the samples of the other measure, if any, are averaged apart;
+/// - `restingHeartRate`: mean of the day's samples, summed in `seq` order;
 /// - `sleep`: length of the union of the day's asleep intervals (all sources
 ///   together), or of its inBed intervals when it has no asleep sample;
 /// - `steps`: the largest per-source sum;
@@ -12,7 +15,13 @@ import DuneEvents
 /// - `workouts`: the workouts that started that day, in `seq` order.
 package struct DailyValues: Sendable, Equatable {
     package let date: DayKey
+    /// The mean of the day's HRV samples of ``hrvMeasure``.
     package let hrv: DailyMean?
+    /// The day's HRV measure: that of its latest HRV sample by start (ties:
+    /// higher `seq`); `nil` when the day has no HRV sample.
+    package let hrvMeasure: HRVMeasure?
+    /// The mean of the day's HRV samples of the other measure, when it has any.
+    package let otherHRV: DailyMean?
     package let restingHeartRate: DailyMean?
     package let sleep: DailySleep?
     package let steps: DailySteps?
@@ -51,7 +60,10 @@ package struct DailyValues: Sendable, Equatable {
                  packedSleep: DailySleep?? = nil) {
         self.date = date
         self.samples = references
-        hrv = DailyMean(byKind.hrv)
+        let measure = DailyLatest.latest(byKind.hrv)?.sample.sample.hrvMeasure
+        hrvMeasure = measure
+        hrv = DailyMean(byKind.hrv.filter { $0.sample.hrvMeasure == measure })
+        otherHRV = DailyMean(byKind.hrv.filter { $0.sample.hrvMeasure != measure })
         restingHeartRate = DailyMean(byKind.restingHeartRate)
         sleep = packedSleep ?? DailySleep(byKind.sleep)
         self.steps = steps
@@ -59,6 +71,11 @@ package struct DailyValues: Sendable, Equatable {
         bodyFatPercentage = DailyLatest(byKind.bodyFatPercentage)
         bodyMassIndex = DailyLatest(byKind.bodyMassIndex)
         workouts = byKind.workout.compactMap(DailyWorkout.init)
+    }
+
+    /// The mean of the day's HRV samples of `measure`, or `nil` when it has none.
+    package func hrv(_ measure: HRVMeasure) -> DailyMean? {
+        measure == hrvMeasure ? hrv : otherHRV
     }
 
     /// Total workout minutes (summed in `seq` order); `nil` when the day has no workout.

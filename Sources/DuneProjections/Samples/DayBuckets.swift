@@ -36,6 +36,10 @@ struct DayBuckets: Sendable, Equatable {
     private(set) var buckets: [Bucket] = []
     private var lastDay = Int.min
     private var lastBucket = -1
+    /// The earliest day a sample was added to or removed from since
+    /// ``takeEarliestChange()`` (`Int.max`: none): where the read models of a
+    /// store that keeps its last state start to differ from it.
+    private var earliestChange = Int.max
 
     /// The index of `day`'s bucket, creating it.
     @inline(__always)
@@ -61,21 +65,33 @@ struct DayBuckets: Sendable, Equatable {
 
     @inline(__always)
     mutating func add(_ version: UInt32, day: Int, retained: Bool) {
+        earliestChange = min(earliestChange, day)
         let index = bucket(for: day)
         buckets[index].count += 1
         if retained { buckets[index].added.append(version) }
     }
 
     mutating func remove(_ version: UInt32, day: Int, retained: Bool) {
+        earliestChange = min(earliestChange, day)
         let index = bucket(for: day)
         buckets[index].count -= 1
         guard retained else { return }
         buckets[index].remove(version)
     }
 
+    /// The earliest day whose samples changed since the last call (or since
+    /// the buckets were made), and starts over; `nil` when none did.
+    mutating func takeEarliestChange() -> Int? {
+        defer { earliestChange = .max }
+        return earliestChange == .max ? nil : earliestChange
+    }
+
     /// The buckets of days with at least one sample, ascending by day.
-    var occupied: [Bucket] {
-        buckets.filter { $0.count > 0 }.sorted { $0.day < $1.day }
+    var occupied: [Bucket] { occupied(from: .min) }
+
+    /// The buckets of days from `firstDay` on with at least one sample, ascending by day.
+    func occupied(from firstDay: Int) -> [Bucket] {
+        buckets.filter { $0.count > 0 && $0.day >= firstDay }.sorted { $0.day < $1.day }
     }
 
     static func == (lhs: DayBuckets, rhs: DayBuckets) -> Bool {

@@ -10,10 +10,14 @@ extension SampleStore {
     /// without its sample list, and ``DailyValues/samples`` is empty.
     /// `explain` gets the full values from ``dailyValues(on:)``.
     ///
+    /// With `firstDay`, only the days from `firstDay` on: what a store that
+    /// keeps its last state recomputes after a change on `firstDay`.
+    ///
     /// - Complexity: O(n log n + d log d) for n retained samples and d days
     ///   (sorting a day's step sources and sleep intervals), whatever the number
-    ///   of sources.
-    func modelDailyValues() -> [DailyValues] {
+    ///   of sources; with `firstDay`, n and d of those days (and O(D) to find
+    ///   them among all D days).
+    func modelDailyValues(from firstDay: DayKey? = nil) -> [DailyValues] {
         let (blocks, firstVersions) = allVersions
         // Steps are summed per source as `DailySteps` does it: a `[String: …]`
         // dictionary, so names are grouped by `String` equality.
@@ -24,14 +28,15 @@ extension SampleStore {
             classByName[name] = next
             return next
         }
-        let classesOfBlock = blocks.map { $0.sources.map(sourceClass) }
+        // Each block's source numbers → classes, on the block's first use.
+        var classesOfBlock = [[Int32]?](repeating: nil, count: blocks.count)
         var result: [DailyValues] = []
         // Source class → its index in `groups`, for the current day: a day with
         // thousands of sources costs a hash lookup per sample, not a scan of the
         // sources so far. Only looked up, never iterated (no hash order leaks out).
         var groupOfClass: [Int32: Int] = [:]
         var sleepRows: [PackedSleepRow] = []
-        for bucket in occupiedBuckets {
+        for bucket in occupiedBuckets(from: firstDay?.ordinal ?? .min) {
             var others: [StoredSample] = []
             var groups: [StepGroup] = []
             groupOfClass.removeAll(keepingCapacity: true)
@@ -50,7 +55,8 @@ extension SampleStore {
                 var runEnd = position
                 while runEnd < retained.count, retained[runEnd] < limit { runEnd += 1 }
                 let block = blocks[blockIndex]
-                let classes = classesOfBlock[blockIndex]
+                if classesOfBlock[blockIndex] == nil { classesOfBlock[blockIndex] = block.sources.map(sourceClass) }
+                let classes = classesOfBlock[blockIndex] ?? []
                 block.rows.withUnsafeBufferPointer { rows in
                     for version in retained[position..<runEnd] {
                         let row = Int(version - first)

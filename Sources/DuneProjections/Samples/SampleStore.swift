@@ -332,6 +332,12 @@ package struct SampleStore: Sendable, Equatable {
     /// The sample versions, for ``modelDailyValues()``.
     var allVersions: (blocks: [SampleBlock], firstVersions: [UInt32]) { versions.allBlocks }
 
-    /// The days with a sample, ascending, with their retained versions.
-    var occupiedBuckets: [DayBuckets.Bucket] { buckets.occupied }
+    /// The days from `firstDay` on with a sample, ascending, with their retained versions.
+    func occupiedBuckets(from firstDay: Int) -> [DayBuckets.Bucket] { buckets.occupied(from: firstDay) }
+
+    /// The earliest day whose samples changed since the last call (or since
+    /// the store was made), and starts over; `nil` when none did.
+    package mutating func takeEarliestChangedDay() -> DayKey? {
+        buckets.takeEarliestChange().map(DayKey.init(ordinal:))
+    }
 }

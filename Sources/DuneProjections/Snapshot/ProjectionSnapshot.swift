@@ -16,7 +16,7 @@ import DuneEvents
 /// - the sync-status state as it is (it counts every refresh and task event,
 ///   so it cannot be refolded from fewer events);
 /// - the seq it was taken at;
-/// - the eight metric values of every day (``DailyMetrics``, 9–73 bytes a
+/// - the eight metric values of every day (``DailyMetrics``, 10–82 bytes a
 ///   day): the first readiness or trends read after a restore computes the
 ///   model from them instead of from every sample — a cache of what the
 ///   samples give, used only while no later event has been folded.
@@ -26,9 +26,10 @@ import DuneEvents
 package struct ProjectionSnapshot: Sendable {
     /// Bumped whenever the file's layout or any part's encoding changes
     /// (2: sections with their own checks, rows and index as memory images;
-    /// 3: the event versions it was built under after the fold versions, and
+    /// 3: a day's HRV measure and the other measure's mean in the daily metrics;
+    /// 4: the event versions it was built under after the fold versions, and
     /// whole hrv samples with their measure).
-    package static let formatVersion: UInt32 = 3
+    package static let formatVersion: UInt32 = 4
 
     /// The fold versions the snapshot's state came from, in ``ProjectionName``
     /// order: a snapshot whose versions differ from the running code's is stale.
@@ -139,7 +140,9 @@ package struct ProjectionSnapshot: Sendable {
     /// sync status                see SyncStatusProjection+Snapshot.swift
     /// daily metrics              present UInt8; count, then per day: ordinal Int64,
     ///                            which metrics it has UInt8 (bit i: TrendMetric.allCases[i]),
-    ///                            and those values, Double each
+    ///                            and those values, Double each; then the HRV measure
+    ///                            UInt8 (bits 0–1: 0 none, 1 sdnn, 2 rmssd; bit 2: the
+    ///                            other measure's mean follows, Double)
     /// ```
     func writeMeta(to writer: inout BinaryWriter) {
         writer.integer(throughSeq)
@@ -160,6 +163,9 @@ package struct ProjectionSnapshot: Sendable {
             writer.integer(day.date.ordinal)
             writer.uint8(day.present)
             for (index, value) in day.values.enumerated() where day.present & (1 << UInt8(index)) != 0 { writer.double(value) }
+            let measure: UInt8 = switch day.hrvMeasure { case nil: 0; case .sdnn: 1; case .rmssd: 2 }
+            writer.uint8(measure | (day.otherHRV == nil ? 0 : 4))
+            if let other = day.otherHRV { writer.double(other) }
         }
     }
 
@@ -186,7 +192,7 @@ package struct ProjectionSnapshot: Sendable {
         else { return nil }
         var dailyMetrics: [DailyMetrics]?
         if hasInputs == 1 {
-            guard let count = reader.count(itemBytes: 9) else { return nil }
+            guard let count = reader.count(itemBytes: 10) else { return nil }
             var days: [DailyMetrics] = []
             days.reserveCapacity(count)
             let metricCount = TrendMetric.allCases.count
@@ -199,7 +205,15 @@ package struct ProjectionSnapshot: Sendable {
                     guard let value = reader.double() else { return nil }
                     values[index] = value
                 }
-                days.append(DailyMetrics(date: DayKey(ordinal: ordinal), present: present, values: values))
+                guard let hrv = reader.uint8(), hrv & 3 != 3, hrv < 8 else { return nil }
+                let measure: HRVMeasure? = switch hrv & 3 { case 1: .sdnn; case 2: .rmssd; default: nil }
+                var otherHRV: Double?
+                if hrv & 4 != 0 {
+                    guard let other = reader.double() else { return nil }
+                    otherHRV = other
+                }
+                days.append(DailyMetrics(date: DayKey(ordinal: ordinal), present: present, values: values, hrvMeasure: measure,
+                                         otherHRV: otherHRV))
             }
             dailyMetrics = days
         }

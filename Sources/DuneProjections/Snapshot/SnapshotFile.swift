@@ -20,11 +20,11 @@ import DuneEvents
 /// process that holds the writer lock — a process killed while writing one
 /// leaves the previous snapshot or none.
 ///
-/// ## Layout (format version 3, little-endian)
+/// ## Layout (format version 4, little-endian)
 ///
 /// ```
 /// "DUNESNP1"                          magic, 8 bytes
-/// format version, section count       UInt32 each (version 3, 3 sections)
+/// format version, section count       UInt32 each (version 4, 3 sections)
 /// per section: length, check          UInt64, CacheChecksum (32 bytes)
 /// header check                        CacheChecksum of the 136 bytes above
 /// section 0, meta:

@@ -35,7 +35,10 @@ public struct StoreState: Sendable, Equatable {
     }
 
     /// The state of an empty log.
-    package static let empty = StoreFold().state()
+    package static let empty: StoreState = {
+        var fold = StoreFold()
+        return fold.state()
+    }()
 
     /// The models whose content differs between `self` and `other`, their
     /// `throughSeq` aside (every appended event moves it).

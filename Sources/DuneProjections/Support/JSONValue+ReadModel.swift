@@ -4,37 +4,37 @@ import DuneEvents
 
 extension JSONValue {
     /// An object from literal members in the order written (the writer sorts keys).
-    static func members(_ members: KeyValuePairs<String, JSONValue>) -> JSONValue {
+    package static func members(_ members: KeyValuePairs<String, JSONValue>) -> JSONValue {
         .object(JSONObject(members.map { JSONMember($0.key, $0.value) }))
     }
 
     /// A number rounded to 3 decimals.
-    static func rounded(_ value: Double) -> JSONValue {
+    package static func rounded(_ value: Double) -> JSONValue {
         .number(Rounding.thousandths(value))
     }
 
     /// A number rounded to 3 decimals, or `null`.
-    static func rounded(_ value: Double?) -> JSONValue {
+    package static func rounded(_ value: Double?) -> JSONValue {
         value.map { .number(Rounding.thousandths($0)) } ?? .null
     }
 
     /// A score rounded to 1 decimal, or `null`.
-    static func score(_ value: Double?) -> JSONValue {
+    package static func score(_ value: Double?) -> JSONValue {
         value.map { .number(Rounding.tenths($0)) } ?? .null
     }
 
     /// An integer count.
-    static func count(_ value: Int) -> JSONValue {
+    package static func count(_ value: Int) -> JSONValue {
         .number(Double(value))
     }
 
     /// A string, or `null`.
-    static func text(_ value: String?) -> JSONValue {
+    package static func text(_ value: String?) -> JSONValue {
         value.map { .string($0) } ?? .null
     }
 
     /// A date as `YYYY-MM-DD`.
-    static func date(_ day: DayKey) -> JSONValue {
+    package static func date(_ day: DayKey) -> JSONValue {
         .string(day.description)
     }
 }

@@ -4,6 +4,10 @@ import DuneEvents
 public struct MetricTrend: Sendable, Equatable {
     /// The metric this trend is of.
     public let metric: TrendMetric
+    /// For ``TrendMetric/hrv``, the measure of every value in the series: that
+    /// of the last day with HRV (values of the other measure are left out);
+    /// `nil` for the other metrics, and without HRV.
+    public let measure: HRVMeasure?
     /// Days that have a value, ascending (no zero-filled days).
     package let series: DailySeries
     /// One point per day that has a value (no zero-filled days), ascending, with avg7 and avg28.
@@ -19,15 +23,23 @@ public struct MetricTrend: Sendable, Equatable {
     public let direction: TrendDirection
 
     /// The trend of `series` for the last day `lastDay`.
-    package init(metric: TrendMetric, series: DailySeries, lastDay: DayKey?) {
+    /// - Parameter kept: the points of the first `kept.count` days of
+    ///   `series`, already computed (by an earlier model whose values on and
+    ///   before those days were the same: a point reads only its own and
+    ///   earlier days); the others are computed.
+    package init(metric: TrendMetric, series: DailySeries, measure: HRVMeasure? = nil, lastDay: DayKey?,
+                 keeping kept: ArraySlice<TrendPoint> = []) {
         self.metric = metric
+        self.measure = measure
         self.series = series
-        daily = series.days.indices.map { index in
+        var daily = Array(kept)
+        for index in series.days.indices.dropFirst(kept.count) {
             let day = series.days[index]
-            return TrendPoint(date: day, value: series.values[index],
-                              avg7: TrendFormula.avg7(series, on: day) ?? series.values[index],
-                              avg28: TrendFormula.avg28(series, on: day) ?? series.values[index])
+            daily.append(TrendPoint(date: day, value: series.values[index],
+                                    avg7: TrendFormula.avg7(series, on: day) ?? series.values[index],
+                                    avg28: TrendFormula.avg28(series, on: day) ?? series.values[index]))
         }
+        self.daily = daily
         if let lastDay {
             let recent = series.window(from: lastDay.adding(days: -6), through: lastDay)
             let baseline = series.window(from: lastDay.adding(days: -34), through: lastDay.adding(days: -7))

@@ -46,15 +46,22 @@ package enum TrendFormula {
     /// starting from 0: `TSB_D = CTL_{D−1} − ATL_{D−1}`, then
     /// `CTL_D = CTL_{D−1} + (load_D − CTL_{D−1})·(1 − e^(−1/42))` and likewise ATL with 7.
     /// Empty when `load` is empty or starts after `last`.
-    /// - Complexity: O(days from the first load to `last`).
-    package static func trainingLoad(_ load: DailySeries, through last: DayKey) -> [TrainingLoadDay] {
+    /// - Parameter kept: the first days of the result, already computed (by an
+    ///   earlier model whose loads on and before those days were the same: a
+    ///   day reads only its own and earlier loads); the days after them are
+    ///   computed, going on from the last kept CTL and ATL.
+    /// - Complexity: O(days from the first load, or the last kept day, to `last`).
+    package static func trainingLoad(_ load: DailySeries, through last: DayKey,
+                                     keeping kept: ArraySlice<TrainingLoadDay> = []) -> [TrainingLoadDay] {
         guard let first = load.days.first, first <= last else { return [] }
-        var days: [TrainingLoadDay] = []
+        var days = Array(kept)
         days.reserveCapacity(last.ordinal - first.ordinal + 1)
-        var ctl = 0.0
-        var atl = 0.0
-        var index = 0
-        for ordinal in first.ordinal...last.ordinal {
+        var ctl = kept.last?.ctl ?? 0
+        var atl = kept.last?.atl ?? 0
+        let start = kept.last.map { $0.date.adding(days: 1) } ?? first
+        guard start <= last else { return days }
+        var index = load.firstIndex(notBefore: start)
+        for ordinal in start.ordinal...last.ordinal {
             let date = DayKey(ordinal: ordinal)
             var today = 0.0
             if index < load.days.count, load.days[index] == date {

@@ -36,20 +36,23 @@ extension TrendsModel {
 }
 
 extension MetricTrend {
-    /// `{"daily": [{"date","value","avg7","avg28"}], "changePercent", "direction"}`.
+    /// `{"daily": [{"date","value","avg7","avg28"}], "changePercent", "direction"}`,
+    /// and for hrv `"measure"` (`"sdnn"`, `"rmssd"` or `null`).
     package var jsonValue: JSONValue {
-        .members([
-            "daily": .array(daily.map { point in
+        var members = [
+            JSONMember("daily", .array(daily.map { point in
                 .members([
                     "date": .date(point.date),
                     "value": .rounded(point.value),
                     "avg7": .rounded(point.avg7),
                     "avg28": .rounded(point.avg28),
                 ])
-            }),
-            "changePercent": .rounded(changePercent),
-            "direction": .string(direction.rawValue),
-        ])
+            })),
+            JSONMember("changePercent", .rounded(changePercent)),
+            JSONMember("direction", .string(direction.rawValue)),
+        ]
+        if metric == .hrv { members.append(JSONMember("measure", .text(measure?.rawValue))) }
+        return .object(JSONObject(members))
     }
 
     /// ``jsonValue``'s bytes, written point by point (keys in sorted order).
@@ -63,6 +66,10 @@ extension MetricTrend {
         }
         JSONWriter.writeKey("direction", into: &output)
         JSONWriter.write(.string(direction.rawValue), into: &output)
+        if metric == .hrv {
+            JSONWriter.writeKey("measure", into: &output)
+            JSONWriter.write(.text(measure?.rawValue), into: &output)
+        }
         output.append(UInt8(ascii: "}"))
     }
 }

@@ -32,14 +32,43 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
     /// ascending): the same numbers as from their daily values (a snapshot keeps them).
     /// - Complexity: O(d log d) for d days, plus the training-load span.
     package init(throughSeq: Int, metrics days: [DailyMetrics]) {
+        self.init(throughSeq: throughSeq, metrics: days, keeping: nil, before: nil)
+    }
+
+    /// The model of days with these metrics, where the days before
+    /// `firstChanged` have the same metrics as in `previous`: their daily
+    /// points and training-load days are taken from it (each reads only its
+    /// own and earlier days), the rest computed. The same model as
+    /// ``init(throughSeq:metrics:)`` gives.
+    /// - Complexity: O(d) for d days, plus O(k log d) for the k days from
+    ///   `firstChanged` on and the training-load days after them.
+    package init(throughSeq: Int, metrics days: [DailyMetrics], keeping previous: TrendsModel?, before firstChanged: DayKey?) {
         let lastDay = days.last?.date
-        let metrics = TrendMetric.allCases.map { MetricTrend(metric: $0, series: DailyMetrics.series(days, $0), lastDay: lastDay) }
+        func kept<Point>(_ points: [Point]?, _ date: (Point) -> DayKey) -> ArraySlice<Point> {
+            guard let points, let firstChanged, let lastDay else { return [] }
+            return points.prefix { date($0) < firstChanged && date($0) <= lastDay }
+        }
+        // HRV counts only the values of the measure of the last day with HRV.
+        let measure = days.last { $0.hrvMeasure != nil }?.hrvMeasure
+        let hrv = measure.map { measure in DailyMetrics.series(days) { $0.hrv(measure) } } ?? DailySeries(days: [], values: [])
+        let metrics = TrendMetric.allCases.map { metric in
+            guard metric == .hrv else {
+                return MetricTrend(metric: metric, series: DailyMetrics.series(days, metric), lastDay: lastDay,
+                                   keeping: kept(previous?.trend(metric)?.daily, \.date))
+            }
+            let previousHRV = previous?.trend(.hrv).flatMap { $0.measure == measure ? $0.daily : nil }
+            return MetricTrend(metric: metric, series: hrv, measure: measure, lastDay: lastDay, keeping: kept(previousHRV, \.date))
+        }
         var normalRange: HRVNormalRange?
         var trainingLoad: [TrainingLoadDay] = []
         if let lastDay {
-            let lnHRV = DailyMetrics.series(days, .hrv) { DeterministicMath.log($0) }
+            let lnHRV = hrv.mapValues(DeterministicMath.log)
             normalRange = HRVNormalRange(lnHRV: lnHRV, lastDay: lastDay)
-            trainingLoad = TrendFormula.trainingLoad(DailyMetrics.series(days, .workoutMinutes), through: lastDay)
+            let load = DailyMetrics.series(days, .workoutMinutes)
+            // The kept days hold only while the load still starts where they do.
+            var keptLoad = kept(previous?.trainingLoad, \.date)
+            if keptLoad.first?.date != load.days.first { keptLoad = [] }
+            trainingLoad = TrendFormula.trainingLoad(load, through: lastDay, keeping: keptLoad)
         }
         self.init(throughSeq: throughSeq, lastDay: lastDay, metrics: metrics, hrvNormalRange: normalRange,
                   trainingLoad: trainingLoad)

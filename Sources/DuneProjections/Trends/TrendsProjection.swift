@@ -9,6 +9,6 @@ extension TrendsModel: SampleDailyModel {
     /// Every kind: trends reads all of them.
     package static var retainedKinds: Set<SampleKind> { Set(SampleKind.allCases) }
 
-    package static let foldVersion: UInt32 = 1
-    package static let foldVersionOutputCRC: UInt32 = 0x0714ef41
+    package static let foldVersion: UInt32 = 2
+    package static let foldVersionOutputCRC: UInt32 = 0x5ba9b064
 }

@@ -18,23 +18,54 @@ public struct WeeklyStatsModel: Sendable, Equatable, ReadModel {
     package init(throughSeq: Int, daily: [DailyValues]) {
         var weeks: [WeekStats] = []
         if let first = daily.first?.date.isoWeek, let last = daily.last?.date.isoWeek {
-            var index = 0
-            var week = first
-            var previous: WeekTotals?
-            while week <= last {
-                let end = week.monday.adding(days: 7)
-                var days: [DailyValues] = []
-                while index < daily.count, daily[index].date < end {
-                    days.append(daily[index])
-                    index += 1
-                }
-                let stats = WeekStats(week: week, days: days, previous: previous)
-                weeks.append(stats)
-                previous = stats.totals
-                week = week.next
-            }
+            Self.appendWeeks(from: first, through: last, daily: daily, to: &weeks)
         }
         self.init(throughSeq: throughSeq, weeks: weeks)
+    }
+
+    /// The model of the days from `firstDay` through `lastDay` (the first and
+    /// last with a sample), where the days before `firstChanged` have the
+    /// same values as in `previous`: the weeks before `firstChanged`'s are
+    /// taken from it (a week reads only its own days and the week before),
+    /// the others computed from `dailyValues(from:)` — every day with a sample
+    /// on and after the day it is given, ascending. The same model as
+    /// ``init(throughSeq:daily:)`` gives.
+    /// - Complexity: O(w) for w weeks, plus computing the weeks from `firstChanged`'s on.
+    package init(throughSeq: Int, firstDay: DayKey?, lastDay: DayKey?, keeping previous: WeeklyStatsModel,
+                 before firstChanged: DayKey, dailyValues: (DayKey) -> [DailyValues]) {
+        guard let first = firstDay?.isoWeek, let last = lastDay?.isoWeek else {
+            self.init(throughSeq: throughSeq, weeks: [])
+            return
+        }
+        let changedWeek = firstChanged.isoWeek
+        var weeks = Array(previous.weeks.prefix { $0.week < changedWeek && $0.week <= last })
+        // The kept weeks hold only while the model still starts where they do.
+        if weeks.first?.week != first { weeks = [] }
+        let start = weeks.last?.week.next ?? first
+        if start <= last {
+            Self.appendWeeks(from: start, through: last, daily: dailyValues(start.monday), to: &weeks)
+        }
+        self.init(throughSeq: throughSeq, weeks: weeks)
+    }
+
+    /// Appends the weeks `first…last` to `weeks` (which ends with the week before
+    /// `first`, if any), from `daily`: the days with a sample from `first` on, ascending.
+    private static func appendWeeks(from first: WeekKey, through last: WeekKey, daily: [DailyValues], to weeks: inout [WeekStats]) {
+        var index = 0
+        var week = first
+        var previous = weeks.last?.totals
+        while week <= last {
+            let end = week.monday.adding(days: 7)
+            var days: [DailyValues] = []
+            while index < daily.count, daily[index].date < end {
+                days.append(daily[index])
+                index += 1
+            }
+            let stats = WeekStats(week: week, days: days, previous: previous)
+            weeks.append(stats)
+            previous = stats.totals
+            week = week.next
+        }
     }
 
     /// The stats of `week`, or `nil` when it is outside the model.

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// `dune-replay explain MODEL KEY`: which events produced a read-model value, and how.
 enum ExplainCommandLine {

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// `dune-replay forget`: erase samples from the log and from the files beside it.
 enum ForgetCommandLine {

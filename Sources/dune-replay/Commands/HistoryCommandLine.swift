@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneTools
 
 /// `dune-replay history`: list events, filtered.
 enum HistoryCommandLine {

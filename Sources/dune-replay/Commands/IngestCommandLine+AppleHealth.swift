@@ -1,4 +1,6 @@
 import DuneEvents
+import DuneHealthImport
+import DuneTools
 
 /// `ingest --format apple-health`: stream export.xml files into the log and
 /// print what happened per record type.

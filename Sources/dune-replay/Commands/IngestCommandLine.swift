@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneTools
 
 /// `dune-replay ingest`: validate input lines and append them to the log.
 enum IngestCommandLine {

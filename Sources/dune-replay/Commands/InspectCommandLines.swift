@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneTools
 
 /// `dune-replay show SEQ`: one event in full.
 enum ShowCommandLine {

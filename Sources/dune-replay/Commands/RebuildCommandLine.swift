@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// `dune-replay rebuild`: replay the log from scratch into read-model files.
 enum RebuildCommandLine {

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// `dune-replay report`: a terminal summary, or a self-contained HTML report with charts.
 enum ReportCommandLine {

@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneTools
 
 /// `dune-replay tail`: the last events of the log, and with `--follow` every
 /// event appended after them, as another process writes it.

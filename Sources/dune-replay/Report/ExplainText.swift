@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// The human text of `dune-replay explain`: the value, its formula with the
 /// intermediate numbers, and the events behind it. Numbers are shown to 3
@@ -32,7 +33,7 @@ enum ExplainText {
                 + (terms.isEmpty ? "" : " (\(terms.joined(separator: ", ")))") + "\n"
         }
 
-        text += "\n" + style.bold("HRV") + "  " + (day.hrv.map { "\(three($0)) ms (mean of the day's samples)" } ?? "no HRV sample on the day") + "\n"
+        text += "\n" + style.bold("HRV") + "  " + (day.hrv.map { "\(three($0)) ms (mean of the day's \(day.hrvMeasure?.rawValue ?? "") samples)" } ?? "no HRV sample on the day") + "\n"
         text += baselineLine(day.hrvWindow, unit: "ln ms")
         if let component = day.hrvComponent, let z = component.z, let mean = day.hrvWindowStatistics.mean, let sd = day.hrvWindowStatistics.sd {
             text += "  ln hrv = \(four(component.input)); z = (\(four(component.input)) − \(four(mean))) / \(four(sd)) = \(three(z))\n"

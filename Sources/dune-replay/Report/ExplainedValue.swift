@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// One explanation, of any model.
 enum ExplainedValue {

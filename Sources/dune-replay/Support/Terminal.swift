@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneTools
 import Synchronization
 
 /// Writes to stdout and stderr without Foundation's `FileHandle` (which traps on error).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuneEvents
 import DuneFixtures
+@testable import DuneHealthImport
 
 /// Truncated, corrupted and hostile exports end with a located
 /// `DuneEventsError`, never a crash or unbounded memory.

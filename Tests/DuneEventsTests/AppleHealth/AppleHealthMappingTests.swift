@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+@testable import DuneHealthImport
 
 /// How export records become SPEC §3 input objects.
 struct AppleHealthMappingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+@testable import DuneHealthImport
 
 /// The importer on real exports published on GitHub, when they are present
 /// on this machine (they are not part of the repository: see

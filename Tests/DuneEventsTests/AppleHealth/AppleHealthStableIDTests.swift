@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuneEvents
 import DuneFixtures
+@testable import DuneHealthImport
 
 /// Sample ids come from a record's content, not its place in the file.
 struct AppleHealthStableIDTests {

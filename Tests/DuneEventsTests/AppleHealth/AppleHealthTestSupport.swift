@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DuneEvents
 import DuneFixtures
+@testable import DuneHealthImport
 
 /// What one import of a fixture produced: the emitted records, the summary,
 /// and the error that stopped it, if any.

@@ -25,7 +25,7 @@ import DuneFixtures
         for line in Self.inputLines {
             guard let command = try? InputParser.parse(line) else { continue }
             let reference = try Array(line.utf8).withUnsafeBytes { buffer in
-                Result { () throws(InputParser.Rejection) in try InputParser.parseReference(buffer) }
+                Result { () throws(InputParser.Rejection) in try InputParser.parseGeneral(buffer) }
             }.get()
             let expected = try ReferenceInputContent.content(of: line, command: command)
             #expect(command.content == expected, "\(line.prefix(200))")

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import DuneEvents
 import DuneFixtures
+@testable import DuneTools
 
 /// Input lines used by the log tests: samples, a correction, a deletion,
 /// refreshes, tasks and a profile update.

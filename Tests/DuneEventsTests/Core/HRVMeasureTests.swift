@@ -118,7 +118,7 @@ import Testing
                 + (measure.map { #","measure":"\#($0)""# } ?? "") + "}"
         }
         func parsed(_ text: String) throws -> (fast: IngestCommand, reference: IngestCommand) {
-            let reference = try Array(text.utf8).withUnsafeBytes { buffer throws(Rejection) in try InputParser.parseReference(buffer) }
+            let reference = try Array(text.utf8).withUnsafeBytes { buffer throws(Rejection) in try InputParser.parseGeneral(buffer) }
             return (try InputParser.parse(text), reference)
         }
         for (source, rule, other) in [("Oura Ring", "rmssd", "sdnn"), ("Apple Watch", "sdnn", "rmssd")] {

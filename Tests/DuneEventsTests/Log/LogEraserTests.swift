@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+@testable import DuneTools
 
 /// The rewrite behind `forget`: redacted lines and `data.forgotten` decode
 /// everywhere, forgotten ids survive a reopen and a checkpoint, and an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+@testable import DuneTools
 
 /// `<log>.synced` (SPEC §4): the last length known to be durably synced
 /// separates a crash artifact (moved aside) from damage to acknowledged

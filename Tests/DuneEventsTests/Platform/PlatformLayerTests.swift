@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+@testable import DuneTools
 
 /// The platform layer's own promises: files are created 0600, identities
 /// tell files apart, durable sync and atomic replacement work, free space is known.

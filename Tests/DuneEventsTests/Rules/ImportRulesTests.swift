@@ -31,13 +31,13 @@ import Testing
 
     /// The files of Sources that run threads and so may import Dispatch.
     static let dispatchFiles: Set<String> = [
-        "Sources/DuneEvents/Input/IngestSession+ParseAhead.swift",
         "Sources/DuneEvents/Log/EventLog.swift",
         "Sources/DuneEvents/Platform/FileChangeWatcher.swift",
         "Sources/DuneEvents/Log/LogReader+Batches.swift",
         "Sources/DuneEvents/Log/LogReader+EventBatches.swift",
         "Sources/DuneEvents/Support/BlockingProducer.swift",
         "Sources/DuneEvents/Support/DispatchQueueExecutor.swift",
+        "Sources/DuneTools/Input/IngestSession+ParseAhead.swift",
     ]
     /// The files of Sources that hold SwiftUI's state and so may import Observation (it ships with the toolchain on every platform).
     static let observationFiles: Set<String> = ["Sources/DuneProjections/Store/StoreStateModel.swift"]
@@ -45,9 +45,11 @@ import Testing
     /// compiled where an app has Foundation (`#if canImport(Darwin)`), never on Linux.
     static let foundationFiles: Set<String> = ["Sources/DuneEvents/Support/Timestamp+Date.swift"]
     /// What any file of Sources may import, besides the lists above.
-    static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "DuneFixtures", "Synchronization"]
+    static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "DuneHealthImport", "DuneTools", "DuneFixtures",
+                                             "Synchronization"]
     /// What any test file may import; libc only under `#if canImport(<module>)`.
-    static let testImports: Set<String> = Set(["Swift", "Testing", "XCTest", "DuneEvents", "DuneProjections", "DuneFixtures", "dune_replay",
+    static let testImports: Set<String> = Set(["Swift", "Testing", "XCTest", "DuneEvents", "DuneProjections", "DuneHealthImport",
+                                           "DuneTools", "DuneFixtures", "DuneOracles", "dune_replay",
                                            "Synchronization", "Dispatch", "Observation"]).union(foundation)
 
     @Test func everyFileImportsOnlyWhatItsFolderAllows() throws {
@@ -69,6 +71,9 @@ import Testing
         #expect(Self.violations(path: platform, text: "#if canImport(Glibc)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#endif\n").isEmpty)
         #expect(Self.violations(path: platform, text: "import Glibc\n").count == 1)
         #expect(Self.violations(path: "Sources/DuneEvents/Platform/Scratch.swift", text: "#if canImport(Glibc)\nimport Glibc\n#endif\n").count == 1)
+        // The tools and the importer call the platform layer too; they never import libc.
+        #expect(Self.violations(path: "Sources/DuneTools/CommandLine/Scratch.swift", text: "#if canImport(Glibc)\nimport Glibc\n#endif\n").count == 1)
+        #expect(Self.violations(path: "Sources/DuneHealthImport/Scratch.swift", text: "import Darwin\n").count == 1)
         let test = "Tests/DuneEventsTests/Scratch.swift"
         #expect(Self.violations(path: test, text: "import Glibc\n").count == 1)
         #expect(Self.violations(path: test, text: "#if canImport(Glibc)\nimport Glibc\n#endif\n").isEmpty)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 @testable import DuneEvents
 @testable import DuneProjections
+@testable import DuneTools
 
 /// What a crash state must keep, from the marks before its cut point.
 struct CrashExpectation: Hashable {

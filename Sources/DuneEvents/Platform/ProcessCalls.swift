@@ -1,0 +1,152 @@
+/// The platform calls that only the command line makes: standard streams, the
+/// environment, signals, exit, what a path names, a file written through a
+/// path, a file's first bytes. `package`, so that the command line's support
+/// (the DuneTools target: `StandardStreams`, `ProcessEnvironment`, `PathKind`,
+/// `RedirectedOutput`, `FolderContents`) never calls libc itself; an app has
+/// no use for them.
+package enum ProcessCalls {
+    /// Writes every byte of `buffer` to descriptor `descriptor` (`write(2)`,
+    /// retried on `EINTR` and short writes).
+    ///
+    /// - Throws: `DuneEventsError` `.io` naming `name` and the C library's
+    ///   text: a full disk, a file size limit, a closed pipe (`EPIPE`), …
+    package static func writeAll(_ buffer: UnsafeRawBufferPointer, toDescriptor descriptor: Int32,
+                                 name: String) throws(DuneEventsError) {
+        do throws(Errno) {
+            try FileDescriptor(rawValue: descriptor).writeAll(buffer)
+        } catch {
+            throw DuneEventsError(error, during: .write, path: name)
+        }
+    }
+
+    /// Whether descriptor `descriptor` is a terminal (`isatty(3)`).
+    package static func isTerminal(_ descriptor: Int32) -> Bool {
+        system_isatty(descriptor)
+    }
+
+    /// The value of environment variable `name`; `nil` when unset or not UTF-8.
+    package static func environmentValue(_ name: String) -> String? {
+        system_environment(name)
+    }
+
+    /// Ignores `SIGPIPE` and `SIGXFSZ`, so that writing to a closed pipe or
+    /// past `ulimit -f` fails with an error instead of ending the process.
+    package static func ignoreWriteSignals() {
+        system_ignoreBrokenPipeAndFileSizeSignals()
+    }
+
+    /// Whether nothing is at `path` (`stat(2)` fails with `ENOENT` or
+    /// `ENOTDIR`); `false` when something is there or it cannot be asked.
+    package static func isMissing(_ path: String) -> Bool {
+        do throws(Errno) {
+            return try FileSystem.status(ofPath: path) == nil
+        } catch {
+            return false
+        }
+    }
+
+    /// Ends the process with `status` (`exit(3)`).
+    package static func exit(_ status: Int32) -> Never {
+        system_exit(status)
+    }
+
+    /// What a path names, as three flags (all `false`: something else, e.g. a FIFO).
+    package struct EntryKind: Sendable, Equatable {
+        /// A regular file.
+        package var isRegularFile: Bool
+        /// A directory.
+        package var isDirectory: Bool
+        /// A symbolic link (only when links are not followed).
+        package var isSymbolicLink: Bool
+    }
+
+    /// What `path` names: following symbolic links (`stat(2)`), or not
+    /// (`lstat(2)`: a link is itself); `nil` when nothing is there or it
+    /// cannot be inspected.
+    package static func entryKind(ofPath path: String, followingLinks: Bool) -> EntryKind? {
+        var status = FileStatus()
+        if followingLinks {
+            guard let found = (try? FileSystem.status(ofPath: path)) ?? nil else { return nil }
+            status = found
+        } else {
+            while system_lstat(path, &status) == -1 {
+                if Errno.current != .interrupted { return nil }
+            }
+        }
+        return EntryKind(isRegularFile: status.isRegularFile, isDirectory: status.isDirectory,
+                         isSymbolicLink: status.isSymbolicLink)
+    }
+
+    /// Opens `path` for writing (following a symbolic link; created with mode
+    /// 0600 when nothing is there; a regular file is truncated), writes every
+    /// byte of `bytes`, and closes it. Not atomic and not synced.
+    ///
+    /// - Throws: `DuneEventsError` when it cannot be opened or written.
+    package static func writeThrough(_ bytes: [UInt8], to path: String) throws(DuneEventsError) {
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = FileDescriptor(rawValue: try retryingOnInterrupt {
+                system_open(path, .writeOnly, creating: .truncate, permissions: 0o600)
+            })
+        } catch {
+            throw DuneEventsError(error, during: .open, path: path)
+        }
+        let written = bytes.withUnsafeBytes { buffer in
+            Result { () throws(Errno) in try descriptor.writeAll(buffer) }
+        }
+        let closed = Result { () throws(Errno) in try descriptor.close() }
+        do throws(Errno) {
+            try written.get()
+            try closed.get()
+        } catch {
+            throw DuneEventsError(error, during: .write, path: path)
+        }
+    }
+
+    /// The bytes this process may still write on the file system holding
+    /// `path` (`statvfs(2)`), or `nil` when it cannot be asked.
+    package static func availableBytes(onFileSystemOf path: String) -> Int64? {
+        FileSystem.availableBytes(onFileSystemOf: path)
+    }
+
+    /// The folder holding `path`: `.` for a bare file name, `/` for a file in the root.
+    package static func folder(of path: String) -> String {
+        FileSystem.parentDirectory(of: path)
+    }
+
+    /// The names in `directory`, sorted by their UTF-8 bytes; `nil` if it cannot be listed.
+    package static func names(in directory: String) -> [String]? {
+        FileSystem.entries(ofDirectory: directory)
+    }
+
+    /// Up to `count` bytes from the start of the regular file `path`; `nil` if it cannot be read.
+    package static func prefix(of path: String, count: Int) -> [UInt8]? {
+        guard let status = (try? FileSystem.status(ofPath: path)) ?? nil, status.isRegularFile,
+              let descriptor = try? FileDescriptor.open(path, .readOnlyNonBlocking)
+        else { return nil }
+        defer { try? descriptor.close() }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { buffer in try? descriptor.read(into: buffer, atOffset: 0) }
+        guard let read else { return nil }
+        return Array(bytes[..<read])
+    }
+}
+
+extension FileIdentity {
+    /// The identity of the file `path` names now (following symbolic links),
+    /// or `nil` when nothing is there: compare with a held file's identity to
+    /// ask "does this path still name the file I hold?".
+    package static func ofPath(_ path: String) -> FileIdentity? {
+        FileSystem.identity(ofPath: path)
+    }
+}
+
+extension LogFile {
+    /// The identity (device, inode) of the open file, for snapshot stamps and
+    /// for noticing that the log's path now names another file.
+    ///
+    /// - Throws: `DuneEventsError` `.io` if `fstat` fails or the file is closed.
+    package var identity: FileIdentity {
+        get throws(DuneEventsError) { try status().identity }
+    }
+}

@@ -1,0 +1,106 @@
+/// A file read front to back with `read(2)`, for the readers outside this
+/// module that may not call libc themselves (the Apple Health importer, the
+/// command line's input reader): it works for regular files and for standard
+/// input. The callers word the failures; this type only says what went wrong.
+///
+/// Not `Sendable`: one reader owns it.
+package final class SequentialFile {
+    /// Why a file could not be opened or read.
+    package struct Failure: Error, Sendable, Equatable {
+        /// The causes the importer words differently.
+        package enum Kind: Sendable, Equatable {
+            /// Nothing at the path (`ENOENT`).
+            case missing
+            /// Not allowed (`EACCES`, `EPERM`).
+            case notPermitted
+            /// A directory (`EISDIR`).
+            case isDirectory
+            /// Anything else.
+            case other
+        }
+
+        /// Which cause.
+        package var kind: Kind
+        /// The C library's text and number, e.g. "No such file or directory (errno 2)".
+        package var cause: String
+        /// The `errno` value.
+        let code: Errno
+
+        init(_ code: Errno) {
+            self.code = code
+            switch code {
+            case .noSuchFile: kind = .missing
+            case .permissionDenied, .notPermitted: kind = .notPermitted
+            case .isDirectory: kind = .isDirectory
+            default: kind = .other
+            }
+            cause = "\(code.description) (errno \(code.rawValue))"
+        }
+
+        /// The failure in the log layer's standard wording (the one
+        /// `DuneEventsError` gives every failed system call), for a file
+        /// being opened or read at `path`.
+        package func error(opening: Bool, path: String) -> DuneEventsError {
+            DuneEventsError(code, during: opening ? .open : .read, path: path)
+        }
+    }
+
+    /// The file's size when it is a regular file, else `nil` (a pipe, a terminal).
+    package let size: Int64?
+    /// Whether the descriptor names a directory (`read` would fail with `EISDIR`).
+    package let isDirectory: Bool
+    private let descriptor: FileDescriptor
+    private let ownsDescriptor: Bool
+    private var isClosed = false
+
+    /// Opens `path` for reading; `-` is standard input, which is read but never closed.
+    ///
+    /// - Throws: ``Failure`` when it cannot be opened.
+    package init(path: String) throws(Failure) {
+        if path == "-" {
+            descriptor = FileDescriptor(rawValue: 0)
+            ownsDescriptor = false
+        } else {
+            do throws(Errno) {
+                descriptor = try FileDescriptor.open(path, .readOnly)
+            } catch {
+                throw Failure(error)
+            }
+            ownsDescriptor = true
+        }
+        let status = try? descriptor.status()
+        isDirectory = status?.isDirectory ?? false
+        size = status.flatMap { $0.isRegularFile ? Int64($0.size) : nil }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the file (never standard input). Idempotent; reading after it fails.
+    package func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        if ownsDescriptor { try? descriptor.close() }
+    }
+
+    /// Reads up to `count` bytes into `buffer`; `0` means end of file.
+    ///
+    /// - Throws: ``Failure`` when the read fails.
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(Failure) -> Int {
+        do throws(Errno) {
+            return try descriptor.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+        } catch {
+            throw Failure(error)
+        }
+    }
+}
+
+/// Byte search through the C library's `memchr`, for code outside this
+/// module (the importer's scanner) that may not call libc itself.
+package enum ByteSearch {
+    /// The address of the first `byte` in `count` bytes at `base`, or `nil`.
+    package static func first(_ byte: UInt8, in base: UnsafeRawPointer, count: Int) -> UnsafeRawPointer? {
+        system_memchr(base, byte, count)
+    }
+}

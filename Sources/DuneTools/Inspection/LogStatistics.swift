@@ -1,0 +1,65 @@
+import DuneEvents
+
+/// Counts over a log for `dune-replay stats`.
+package struct LogStatistics: Sendable, Equatable {
+    /// A name with a count, in a deterministic order.
+    package struct Count: Sendable, Equatable {
+        package var name: String
+        package var count: Int
+    }
+
+    package var events = 0
+    package var bytes = 0
+    /// Events of forgotten samples (also counted under their type).
+    package var redacted = 0
+    package var byType: [Count] = []
+    package var byKind: [Count] = []
+    package var bySource: [Count] = []
+    /// Earliest and latest ``RecordedEvent/day`` (a sleep sample's is the night it counts for).
+    package var firstDay: DayKey?
+    package var lastDay: DayKey?
+    package var firstRecordedAt: Timestamp?
+    package var lastRecordedAt: Timestamp?
+
+    /// Accumulates statistics over events fed in seq order.
+    package struct Builder {
+        private var types: [String: Int] = [:]
+        private var kinds: [String: Int] = [:]
+        private var sources: [String: Int] = [:]
+        private var result = LogStatistics()
+
+        package init() {}
+
+        package mutating func add(_ event: RecordedEvent) {
+            result.events += 1
+            types[event.type.rawValue, default: 0] += 1
+            if case .sampleIngested(let sample) = event.payload {
+                kinds[sample.kind.rawValue, default: 0] += 1
+                sources[sample.source, default: 0] += 1
+            }
+            if event.isRedacted { result.redacted += 1 }
+            if !event.isRedacted, event.type != .dataForgotten {
+                // A redacted line or a forget record has no date of its own.
+                let day = event.day
+                result.firstDay = min(result.firstDay ?? day, day)
+                result.lastDay = max(result.lastDay ?? day, day)
+            }
+            if result.firstRecordedAt == nil { result.firstRecordedAt = event.recordedAt }
+            result.lastRecordedAt = event.recordedAt
+        }
+
+        /// The statistics, with counts sorted by count (descending) then name.
+        package func build(bytes: Int) -> LogStatistics {
+            func sorted(_ counts: [String: Int]) -> [Count] {
+                counts.map { Count(name: $0.key, count: $0.value) }
+                    .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            }
+            var statistics = result
+            statistics.bytes = bytes
+            statistics.byType = sorted(types)
+            statistics.byKind = sorted(kinds)
+            statistics.bySource = sorted(sources)
+            return statistics
+        }
+    }
+}
