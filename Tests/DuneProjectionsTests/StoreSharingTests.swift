@@ -433,6 +433,9 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
             let observing = Task {
                 for try await _ in store.states { counter.add() }
             }
+            // The current state first (however slow a loaded machine is to deliver it), then an idle while.
+            for _ in 0..<600 where counter.value == 0 { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(counter.value == 1, "the current state arrives")
             try await Task.sleep(for: .milliseconds(1500))
             #expect(counter.value == 1, "only the current state, nothing while idle")
             observing.cancel()
