@@ -61,9 +61,9 @@ public struct ReadinessModel: Sendable, Equatable, ReadModel {
         let rhr: DailySeries
 
         init(_ inputs: [ReadinessDay.Inputs]) {
-            lnSDNN = Self.series(inputs) { $0.hrv(.sdnn).map(DeterministicMath.log) }
-            lnRMSSD = Self.series(inputs) { $0.hrv(.rmssd).map(DeterministicMath.log) }
-            rhr = Self.series(inputs) { $0.rhr }
+            lnSDNN = DailySeries(inputs, date: \.date) { $0.hrv(.sdnn).map(DeterministicMath.log) }
+            lnRMSSD = DailySeries(inputs, date: \.date) { $0.hrv(.rmssd).map(DeterministicMath.log) }
+            rhr = DailySeries(inputs, date: \.date) { $0.rhr }
         }
 
         /// The ln(daily hrv) series of `measure`; empty without one.
@@ -71,19 +71,8 @@ public struct ReadinessModel: Sendable, Equatable, ReadModel {
             switch measure {
             case .sdnn: lnSDNN
             case .rmssd: lnRMSSD
-            case nil: DailySeries(days: [], values: [])
+            case nil: .empty
             }
-        }
-
-        private static func series(_ inputs: [ReadinessDay.Inputs], _ value: (ReadinessDay.Inputs) -> Double?) -> DailySeries {
-            var days: [DayKey] = []
-            var values: [Double] = []
-            for day in inputs {
-                guard let value = value(day) else { continue }
-                days.append(day.date)
-                values.append(value)
-            }
-            return DailySeries(days: days, values: values)
         }
     }
 

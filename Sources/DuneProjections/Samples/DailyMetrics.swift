@@ -64,20 +64,13 @@ package struct DailyMetrics: Sendable, Equatable {
     }
 
     /// The series of `metric` over `days` (ascending), keeping the days that have it.
-    static func series(_ days: [DailyMetrics], _ metric: TrendMetric, transform: (Double) -> Double = { $0 }) -> DailySeries {
-        series(days) { $0.value(metric) }.mapValues(transform)
+    static func series(_ days: [DailyMetrics], _ metric: TrendMetric) -> DailySeries {
+        series(days) { $0.value(metric) }
     }
 
     /// The series of `value` over `days` (ascending), keeping the days where it is non-nil.
     static func series(_ days: [DailyMetrics], _ value: (DailyMetrics) -> Double?) -> DailySeries {
-        var dates: [DayKey] = []
-        var values: [Double] = []
-        for day in days {
-            guard let value = value(day) else { continue }
-            dates.append(day.date)
-            values.append(value)
-        }
-        return DailySeries(days: dates, values: values)
+        DailySeries(days, date: \.date, value: value)
     }
 }
 

@@ -18,15 +18,24 @@ package struct DailySeries: Sendable, Equatable {
 
     /// The series of `value` over `daily` (ascending), keeping days where it is non-nil.
     package init(_ daily: [DailyValues], value: (DailyValues) -> Double?) {
+        self.init(daily, date: \.date, value: value)
+    }
+
+    /// The series of `value` over `entries` (ascending by `date`), keeping
+    /// the entries where it is non-nil: days' values, metrics or readiness inputs.
+    package init<Entry>(_ entries: [Entry], date: (Entry) -> DayKey, value: (Entry) -> Double?) {
         var days: [DayKey] = []
         var values: [Double] = []
-        for day in daily {
-            guard let v = value(day) else { continue }
-            days.append(day.date)
+        for entry in entries {
+            guard let v = value(entry) else { continue }
+            days.append(date(entry))
             values.append(v)
         }
         self.init(days: days, values: values)
     }
+
+    /// The series without any day.
+    package static let empty = DailySeries(days: [], values: [])
 
     package var isEmpty: Bool { days.isEmpty }
 

@@ -50,7 +50,7 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
         }
         // HRV counts only the values of the measure of the last day with HRV.
         let measure = days.last { $0.hrvMeasure != nil }?.hrvMeasure
-        let hrv = measure.map { measure in DailyMetrics.series(days) { $0.hrv(measure) } } ?? DailySeries(days: [], values: [])
+        let hrv = measure.map { measure in DailyMetrics.series(days) { $0.hrv(measure) } } ?? .empty
         let metrics = TrendMetric.allCases.map { metric in
             guard metric == .hrv else {
                 return MetricTrend(metric: metric, series: DailyMetrics.series(days, metric), lastDay: lastDay,
