@@ -59,6 +59,12 @@ extension Projection {
     }
 }
 
+/// A projection that keeps a ``SampleStore`` and can size it ahead of a replay.
+package protocol SampleReserving {
+    /// Makes room for `count` samples.
+    mutating func reserveCapacity(samples count: Int)
+}
+
 /// A read model that can be written as one of the §6.1 files.
 package protocol ReadModel: Sendable, Equatable {
     /// The `seq` of the last event the model reflects.
