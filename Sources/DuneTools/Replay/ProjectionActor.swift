@@ -56,7 +56,7 @@ package actor ProjectionActor<State: Projection> {
     }
 
     /// The read model as its file.
-    package func file() -> ReadModelFile { ReadModelFile(projection: State.name, bytes: readModel().fileBytes) }
+    package func file() -> ReadModelFile where State.Model: ReadModelJSON { ReadModelFile(projection: State.name, bytes: readModel().fileBytes) }
 }
 
 /// The actor of the readiness projection.
