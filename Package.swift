@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport", "DuneTools", "DuneFixtures"]),
         // The slow reference paths the fast ones are checked against (the reference read of a
         // log, the reference replay): test code, shared by the test targets, in Tests/.
-        .target(name: "DuneOracles", dependencies: ["DuneEvents", "DuneProjections"], path: "Tests/DuneOracles"),
+        .target(name: "DuneOracles", dependencies: ["DuneEvents", "DuneProjections", "DuneTools"], path: "Tests/DuneOracles"),
         .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents", "DuneHealthImport", "DuneTools", "DuneFixtures", "DuneOracles"]),
         .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections", "DuneTools", "DuneFixtures", "DuneOracles"]),
         .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "DuneTools", "dune-replay", "DuneFixtures"]),

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// The reference replay: the log read by ``ReferenceLogReader`` (every line
 /// through the reference decoder, one thread), decoded first and folded

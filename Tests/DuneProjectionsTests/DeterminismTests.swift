@@ -1,6 +1,7 @@
 import DuneEvents
 import DuneFixtures
 import DuneProjections
+import DuneTools
 import Testing
 
 /// The same log gives the same bytes however it is fed (SPEC §7).

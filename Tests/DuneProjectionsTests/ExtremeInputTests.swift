@@ -2,6 +2,7 @@ import Testing
 @testable import DuneEvents
 import DuneFixtures
 @testable import DuneProjections
+import DuneTools
 
 /// The read models of every `generate --extreme` case, against values worked
 /// out here in a few lines of plain code (issue 11). Timings are the
@@ -51,7 +52,7 @@ import DuneFixtures
         #expect(batched.2.readModel().fileBytes == weekly.readModel().fileBytes)
         #expect(batched.3.readModel().fileBytes == sync.readModel().fileBytes)
         // Models written entry by entry give exactly the bytes of their whole JSON tree.
-        func tree(_ model: some ReadModel) -> [UInt8] { Array((JSONWriter.string(model.jsonValue) + "\n").utf8) }
+        func tree(_ model: some ReadModelJSON) -> [UInt8] { Array((JSONWriter.string(model.jsonValue) + "\n").utf8) }
         #expect(readiness.readModel().fileBytes == tree(readiness.readModel()))
         #expect(trends.readModel().fileBytes == tree(trends.readModel()))
         #expect(weekly.readModel().fileBytes == tree(weekly.readModel()))

@@ -4,6 +4,7 @@ import DuneEvents
 import DuneFixtures
 import DuneOracles
 @testable import DuneProjections
+import DuneTools
 
 /// The fast replay path — chunks decoded in parallel into `EventBatch`es that
 /// the projections fold from their compact rows — gives byte for byte the

@@ -3,6 +3,7 @@ import Testing
 import DuneEvents
 import DuneOracles
 @testable import DuneProjections
+import DuneTools
 
 /// SPEC §11: the golden logs under `Tests/Golden/` (written by earlier
 /// builds) give exactly their stored read models through every read path —

@@ -1,5 +1,6 @@
 import DuneEvents
 @testable import DuneProjections
+import DuneTools
 import Testing
 
 /// SDNN (Apple Watch) and RMSSD (Oura, WHOOP) are never mixed in one baseline

@@ -3,6 +3,7 @@ import Testing
 import DuneEvents
 import DuneFixtures
 @testable import DuneProjections
+import DuneTools
 
 /// A snapshot restores the projections exactly: restored + the rest of the
 /// log gives the bytes of a from-scratch rebuild, at any cut point.

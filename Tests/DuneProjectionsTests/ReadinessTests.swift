@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 import Testing
 
 /// Readiness golden values, worked out by hand from SPEC §6.

@@ -1,6 +1,7 @@
 import Testing
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// `StoreFold.state()` computes each state from the last one, reusing the
 /// days before the earliest changed day. These tests hold it to the state

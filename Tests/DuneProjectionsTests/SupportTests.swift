@@ -1,5 +1,6 @@
 import DuneEvents
 @testable import DuneProjections
+import DuneTools
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 import Testing
 
 /// Sync status: refresh signal and counts, and the per-feature task state machine.

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 import Testing
 
 /// Trends golden values, worked out by hand from SPEC §6 and §6.2.

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 import Testing
 
 /// Weekly stats golden values (SPEC §6, §6.2).

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneFixtures
+import DuneTools
 import Foundation
 import Testing
 

@@ -423,7 +423,7 @@ struct ChunkMerger {
 }
 
 extension LogReader {
-    static let crcMismatchReason = "the line's CRC does not match its bytes (damaged or edited); restore the log from a backup or cut it before this line"
+    package static let crcMismatchReason = "the line's CRC does not match its bytes (damaged or edited); restore the log from a backup or cut it before this line"
 
     static func undecodableReason(_ reason: String) -> String {
         "the line has a valid CRC but cannot be decoded: \(reason)"
@@ -431,7 +431,7 @@ extension LogReader {
 
     /// The error for an intact line the reference decoder refused: a newer
     /// version (``DuneEventsError/Code/newerVersion``) or damage.
-    static func decodingError(_ error: EventCodec.DecodeError, location: DuneEventsError.Location) -> DuneEventsError {
+    package static func decodingError(_ error: EventCodec.DecodeError, location: DuneEventsError.Location) -> DuneEventsError {
         if let newer = error.newer {
             return newer.error(path: location.path, line: location.line, byteOffset: location.byteOffset)
         }

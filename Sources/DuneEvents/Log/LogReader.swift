@@ -21,7 +21,7 @@ package struct LogReader: Sendable {
 
     /// Events per batch handed to the body.
     package var batchSize: Int
-    let file: LogFile
+    package let file: LogFile
 
     /// A reader over an open log file.
     package init(file: LogFile, batchSize: Int = 4096) {

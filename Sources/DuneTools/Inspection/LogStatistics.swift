@@ -18,8 +18,6 @@ package struct LogStatistics: Sendable, Equatable {
     /// Earliest and latest ``RecordedEvent/day`` (a sleep sample's is the night it counts for).
     package var firstDay: DayKey?
     package var lastDay: DayKey?
-    package var firstRecordedAt: Timestamp?
-    package var lastRecordedAt: Timestamp?
 
     /// Accumulates statistics over events fed in seq order.
     package struct Builder {
@@ -44,8 +42,6 @@ package struct LogStatistics: Sendable, Equatable {
                 result.firstDay = min(result.firstDay ?? day, day)
                 result.lastDay = max(result.lastDay ?? day, day)
             }
-            if result.firstRecordedAt == nil { result.firstRecordedAt = event.recordedAt }
-            result.lastRecordedAt = event.recordedAt
         }
 
         /// The statistics, with counts sorted by count (descending) then name.

@@ -223,7 +223,7 @@ enum RebuildCommandLine {
 
     /// Folds `batches` into a fresh `P`, then computes its model and its JSON, timing each.
     private static func profile<P: Projection>(_ type: P.Type, _ batches: [EventBatch], rows: inout [(name: String, seconds: Double)],
-                                               reserve: (inout P) -> Void) -> ReadModelFile {
+                                               reserve: (inout P) -> Void) -> ReadModelFile where P.Model: ReadModelJSON {
         var state = P()
         reserve(&state)
         var clock = SystemClock.threadCPUSeconds()

@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneTools
 
 /// Why `history` and `tail` make an event stand out: a marker in the table
 /// (`!` after the seq) and, on a colour terminal, the row in colour.

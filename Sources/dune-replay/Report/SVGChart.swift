@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// A small SVG chart: lines with gaps, dots, bars, a band and reference lines
 /// over an integer x axis (day ordinals or week indexes) and a numeric y axis.

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// The terminal summary of `dune-replay report`: readiness with its sub-scores
 /// and a 28-day sparkline, HRV against its normal range, last night's sleep,

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// The short human summary `rebuild` prints: the latest readiness with its
 /// sub-scores, the latest week against the one before, and trend directions.

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneProjections
+import DuneTools
 
 /// The four projections of a log as `report` and `explain` start from them:
 /// its snapshot plus the later events when `usingSnapshot` and the snapshot is

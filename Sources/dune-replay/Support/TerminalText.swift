@@ -34,12 +34,6 @@ enum TerminalText {
         }
         return result
     }
-
-    /// Like ``escape(_:)``, but keeps newlines: for several lines of text built
-    /// from the data (a verify report), where only the data's own characters matter.
-    static func escapeKeepingLines(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "\n")
-    }
 }
 
 extension String {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import DuneEvents
 @testable import DuneProjections
+import DuneTools
 
 /// A run to record: a directory prepared on the real file system, then
 /// calls through a recording witness, with acknowledgements marked.

@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneProjections
 
 // MARK: - Building read-model JSON
 

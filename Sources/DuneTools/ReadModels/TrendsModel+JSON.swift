@@ -1,6 +1,7 @@
 import DuneEvents
+import DuneProjections
 
-extension TrendsModel {
+extension TrendsModel: ReadModelJSON {
     /// `{"throughSeq", "lastDay", "metrics", "hrvNormalRange", "trainingLoad"}` (docs/read-models.md).
     package var jsonValue: JSONValue {
         .members([

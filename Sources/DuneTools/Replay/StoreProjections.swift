@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneProjections
 
 /// The four projection actors of a store (or of `report`), always all four.
 package struct StoreProjections: Sendable {

@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneProjections
 
 /// An actor that owns one projection's state and folds batches into it.
 ///
@@ -55,7 +56,7 @@ package actor ProjectionActor<State: Projection> {
     }
 
     /// The read model as its file.
-    package func file() -> ReadModelFile { ReadModelFile(projection: State.name, bytes: readModel().fileBytes) }
+    package func file() -> ReadModelFile where State.Model: ReadModelJSON { ReadModelFile(projection: State.name, bytes: readModel().fileBytes) }
 }
 
 /// The actor of the readiness projection.
@@ -66,12 +67,6 @@ package typealias TrendsActor = ProjectionActor<TrendsProjection>
 package typealias WeeklyStatsActor = ProjectionActor<WeeklyStatsProjection>
 /// The actor of the sync-status projection.
 package typealias SyncStatusActor = ProjectionActor<SyncStatusProjection>
-
-/// A projection that keeps a ``SampleStore`` and can size it ahead of a replay.
-package protocol SampleReserving {
-    /// Makes room for `count` samples.
-    mutating func reserveCapacity(samples count: Int)
-}
 
 extension ProjectionActor where State: SampleReserving {
     /// Makes room for `count` samples (a replay's estimate), so that folding them never rehashes.

@@ -1,3 +1,5 @@
+import DuneEvents
+
 extension LogReader {
     /// How long each stage of the read path takes on its own, on the calling
     /// thread: chunk by chunk, the chunk is read, its lines found, every line

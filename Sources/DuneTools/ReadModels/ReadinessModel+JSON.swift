@@ -1,6 +1,7 @@
 import DuneEvents
+import DuneProjections
 
-extension ReadinessModel {
+extension ReadinessModel: ReadModelJSON {
     /// `{"throughSeq", "sleepTargetMinutes", "days": [...]}` (docs/read-models.md).
     package var jsonValue: JSONValue {
         .members([

@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneProjections
 
 /// The selected projection actors, fed the same batches together.
 ///

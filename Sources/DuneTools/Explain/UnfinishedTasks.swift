@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// The tasks that started and have not ended: a fold of `task.*` records that
 /// keeps, per task id, the `seq` of its latest `task.started` until a
 /// `task.completed`, `task.failed` or `task.cancelled` for the same id.

@@ -1,6 +1,7 @@
 import DuneEvents
+import DuneProjections
 
-extension SyncStatusModel {
+extension SyncStatusModel: ReadModelJSON {
     /// `{"throughSeq", "refresh", "features"}` (docs/read-models.md).
     package var jsonValue: JSONValue {
         .members([

@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneProjections
 
 /// Rebuilds projections from a log: streams it once and hands each batch of
 /// thousands of events to every selected projection actor.

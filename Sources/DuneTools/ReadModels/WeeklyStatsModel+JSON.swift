@@ -1,6 +1,7 @@
 import DuneEvents
+import DuneProjections
 
-extension WeeklyStatsModel {
+extension WeeklyStatsModel: ReadModelJSON {
     /// `{"throughSeq", "weeks": [...]}` (docs/read-models.md).
     package var jsonValue: JSONValue {
         .members(["throughSeq": .count(throughSeq), "weeks": .array(weeks.map(\.jsonValue))])

@@ -1,3 +1,5 @@
+import DuneProjections
+
 /// A read model rendered as the bytes of its file.
 package struct ReadModelFile: Sendable, Hashable {
     /// The projection the file came from.
