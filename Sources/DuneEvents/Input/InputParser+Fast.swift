@@ -47,7 +47,7 @@ extension InputParser {
                 return true
             }
             let taken: Bool
-            switch InputMember.named(c.bytes(key)) {
+            switch InputMember.named(c.view(key)) {
             case .id: taken = take(&id)
             case .end: taken = take(&end)
             case .type: taken = take(&type)
@@ -115,7 +115,7 @@ extension InputParser {
     /// no escapes. The callers take only lines whose timestamps are already in
     /// their canonical spelling.
     static func writeContent(of line: ScannedSampleLine, _ c: Cursor, into content: inout [UInt8]) {
-        func text(_ slice: LineSlice) -> UnescapedJSONText { UnescapedJSONText(bytes: c.bytes(slice)) }
+        func text(_ slice: LineSlice) -> UnescapedJSONText { UnescapedJSONText(bytes: c.view(slice)) }
         let reading: SampleObjectWriter.Reading<UnescapedJSONText>
         if let unit = line.unit, let value = line.numberValue {
             reading = .quantity(unit: text(unit), value: value)

@@ -25,7 +25,7 @@ extension InputParser {
                 return true
             }
             let taken: Bool
-            switch InputMember.named(c.bytes(key)) {
+            switch InputMember.named(c.view(key)) {
             case .at: taken = take(&at)
             case .type: taken = take(&type)
             case .kind: taken = take(&kind)
