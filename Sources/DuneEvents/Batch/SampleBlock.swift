@@ -195,7 +195,7 @@ package struct SampleBlockBuilder: Sendable {
             name = checked
         }
         sources.append(name)
-        sourceMeasures.append(HRVMeasure(sourceBytes: bytes))
+        sourceMeasures.append(HRVMeasure(sourceBytes: ByteView(bytes)))
         sourceBytes.append(Array(bytes))
         lastSource = sources.count - 1
         if sourceBytes.count > Self.scannedSources {

@@ -44,6 +44,15 @@ package struct ByteView: RandomAccessCollection {
         bytes.withUnsafeBytes { body(ByteView($0)) }
     }
 
+    /// Runs `body` with a view of `text`'s UTF-8, in place for a native
+    /// string (a bridged one is made contiguous first, on a copy); the view is
+    /// valid only inside `body`.
+    @inlinable @inline(__always)
+    package static func with<Result>(_ text: String, _ body: (ByteView) -> Result) -> Result {
+        var text = text
+        return text.withUTF8 { body(ByteView(UnsafeRawBufferPointer($0))) }
+    }
+
     /// The number of bytes in view.
     @inlinable
     package var count: Int {

@@ -10,6 +10,13 @@ struct Cursor {
         self.end = end
     }
 
+    /// A cursor at the start of `line`, which it scans to its end; `nil` for an
+    /// empty view with no memory. Valid while `line` is (see ``ByteView``).
+    init?(line: ByteView) {
+        guard let base = line.buffer.baseAddress else { return nil }
+        self.init(base: base, end: line.count)
+    }
+
     @inline(__always)
     func byte(_ at: Int) -> UInt8 { base.load(fromByteOffset: at, as: UInt8.self) }
 

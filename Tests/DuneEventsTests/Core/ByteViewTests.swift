@@ -95,6 +95,19 @@ import Testing
         #expect(view.matches("\"name\":"))
     }
 
+    @Test(arguments: ["", "Oura", "é Whoop ☃", "Apple Watch"])
+    func aStringViewHoldsItsUTF8(text: String) {
+        #expect(ByteView.with(text) { Array($0) } == Array(text.utf8))
+    }
+
+    @Test func hrvMeasureFoldsCaseOverAView() {
+        #expect(HRVMeasure(source: "My OURA ring") == .rmssd)
+        #expect(HRVMeasure(source: "WHOOP 4.0") == .rmssd)
+        #expect(HRVMeasure(source: "whoo") == .sdnn)
+        #expect(HRVMeasure(source: "") == .sdnn)
+        #expect(ByteView.with(Array("xxoUrA".utf8)) { HRVMeasure(sourceBytes: $0) } == .rmssd)
+    }
+
     @Test func unescapedTextIsCopiedAsItIs() {
         var output: [UInt8] = []
         ByteView.with(Array("2026-03-01T07:30:00Z".utf8)) { UnescapedJSONText(bytes: $0).write(into: &output) }
