@@ -52,7 +52,7 @@ import DuneFixtures
     }
 
     static func fast(_ line: [UInt8]) -> IngestCommand? {
-        line.withUnsafeBytes { InputParser.parseSample($0) ?? InputParser.parseSignal($0) }
+        ByteView.with(line) { InputParser.parseSample($0) ?? InputParser.parseSignal($0) }
     }
 
     @Test func fastParserAcceptsTheCommonLinesWithTheReferenceResult() throws {
@@ -65,7 +65,7 @@ import DuneFixtures
         }
         #expect(handled * 100 >= Self.inputLines.count * 80, "fast path took \(handled) of \(Self.inputLines.count)")
         // The signal lines (refresh, task) have their own fast path, and the generator writes many.
-        let signals = Self.inputLines.count { text in Array(text.utf8).withUnsafeBytes { InputParser.parseSignal($0) } != nil }
+        let signals = Self.inputLines.count { text in ByteView.with(text) { InputParser.parseSignal($0) } != nil }
         #expect(signals > 100, "parseSignal took \(signals) lines")
         // The public entry point gives the reference's result for every line, accepted or not.
         for text in Self.inputLines {

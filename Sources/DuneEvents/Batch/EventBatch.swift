@@ -211,10 +211,10 @@ package struct EventBatchBuilder: Sendable {
     @inline(__always)
     package mutating func appendPackedSample(eventID: PackedUUID, recordedAt: PackedTimestamp, sampleEventID: String?,
                                              id: PackedUUID, seq: Int, kindIndex: UInt8, value: Double,
-                                             start: PackedTimestamp, end: PackedTimestamp, source: UnsafeRawBufferPointer,
+                                             start: PackedTimestamp, end: PackedTimestamp, source: ByteView,
                                              hrvMeasure: HRVMeasure? = nil, version: Int = EventVersions.current(.sampleIngested)) -> Bool {
         let row = Int32(samples.count)
-        guard samples.appendPacked(id: id, seq: seq, kindIndex: kindIndex, value: value, start: start, end: end, source: source,
+        guard samples.appendPacked(id: id, seq: seq, kindIndex: kindIndex, value: value, start: start, end: end, source: source.buffer,
                                    hrvMeasure: hrvMeasure) else {
             return false
         }

@@ -195,7 +195,7 @@ package struct SampleBlockBuilder: Sendable {
             name = checked
         }
         sources.append(name)
-        sourceMeasures.append(HRVMeasure(sourceBytes: bytes))
+        sourceMeasures.append(HRVMeasure(sourceBytes: ByteView(bytes)))
         sourceBytes.append(Array(bytes))
         lastSource = sources.count - 1
         if sourceBytes.count > Self.scannedSources {
@@ -212,7 +212,7 @@ package struct SampleBlockBuilder: Sendable {
     private static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard stored.count == bytes.count else { return false }
         guard !stored.isEmpty else { return true }
-        return stored.withUnsafeBytes { ByteComparison.equal($0.baseAddress!, bytes.baseAddress!, count: bytes.count) }
+        return stored.withUnsafeBytes { ByteView.equal($0.baseAddress!, bytes.baseAddress!, count: bytes.count) }
     }
 
     /// The block. Rows reserved for a whole chunk's lines but not filled

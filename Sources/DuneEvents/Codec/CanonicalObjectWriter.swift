@@ -87,7 +87,7 @@ struct CanonicalObjectWriter {
     /// `nil`), and skips one whose key equals it.
     private mutating func writeMerged(before key: StaticString?, into output: inout [UInt8]) {
         // The name between the quotes of `"name":`.
-        let own = key.map { UnsafeBufferPointer(start: $0.utf8Start + 1, count: $0.utf8CodeUnitCount - 3) }
+        let own = key.map { ByteView($0).dropFirst().dropLast(2) }
         while nextMerged < merged.count {
             let member = merged[nextMerged]
             if let own {

@@ -35,6 +35,13 @@ package struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
         self = string.withUTF8 { ContentDigest(UnsafeRawBufferPointer($0)) }
     }
 
+    /// The digest of the bytes of `words` in memory order (little-endian on
+    /// every platform this package supports): the same digest as those bytes
+    /// passed one by one.
+    package init(words: [UInt64]) {
+        self = words.withUnsafeBytes { ContentDigest($0) }
+    }
+
     /// The digest of the bytes in `buffer`.
     ///
     /// - Complexity: O(*n*), eight bytes per step.

@@ -10,11 +10,22 @@ struct Cursor {
         self.end = end
     }
 
+    /// A cursor at the start of `line`, which it scans to its end; `nil` for an
+    /// empty view with no memory. Valid while `line` is (see ``ByteView``).
+    init?(line: ByteView) {
+        guard let base = line.buffer.baseAddress else { return nil }
+        self.init(base: base, end: line.count)
+    }
+
     @inline(__always)
     func byte(_ at: Int) -> UInt8 { base.load(fromByteOffset: at, as: UInt8.self) }
 
     @inline(__always)
     func bytes(_ slice: LineSlice) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + slice.start, count: slice.count) }
+
+    /// The slice as a view, valid while the line under the cursor is.
+    @inline(__always)
+    func view(_ slice: LineSlice) -> ByteView { ByteView(bytes(slice)) }
 
     /// The slice as a `String`; `nil` when it is not valid UTF-8.
     func text(_ slice: LineSlice) -> String? {
@@ -185,7 +196,7 @@ struct Cursor {
         guard expect(UInt8(ascii: "{")) else { return false }
         if expect(UInt8(ascii: "}")) { return true }
         while true {
-            guard expect(UInt8(ascii: "\"")), let keySlice = string(), !keySlice.nonASCII, let key = FieldKey.named(bytes(keySlice)),
+            guard expect(UInt8(ascii: "\"")), let keySlice = string(), !keySlice.nonASCII, let key = FieldKey.named(view(keySlice)),
                   fields[key.rawValue].kind == .absent, expect(UInt8(ascii: ":")), index < end
             else { return false }
             let first = byte(index)

@@ -35,7 +35,7 @@ extension EventCodec {
         let start = output.count
         recordedAt.withUnsafeBytes { recordedAt in
             appendEnvelope(version: EventVersions.current(.sampleIngested), seq: seq, id: id, type: .sampleIngested,
-                           recordedAt: UnescapedJSONText(bytes: recordedAt), to: &output)
+                           recordedAt: UnescapedJSONText(bytes: ByteView(recordedAt)), to: &output)
         }
         output.append(contentsOf: data)
         StoredLine.seal(&output, from: start)

@@ -27,7 +27,7 @@ package enum EventVersions {
     package static let stamp: String = EventType.allCases.sorted().map { "\($0.rawValue)=\(current($0))" }.joined(separator: ",")
 
     /// The stamp as 32 bits (CRC-32 of ``stamp``), for binary headers.
-    package static let stampCRC: UInt32 = Array(stamp.utf8).withUnsafeBytes { CRC32.checksum($0) }
+    package static let stampCRC: UInt32 = CRC32.update(0, Array(stamp.utf8))
 }
 
 /// A stored line whose `v` is newer than this build reads for its type.

@@ -11,31 +11,30 @@ enum FieldKey: Int, CaseIterable {
     }
 
     /// The key spelled by `bytes`, if known.
-    static func named(_ bytes: UnsafeRawBufferPointer) -> FieldKey? {
-        typealias S = StoredLineScanner
+    static func named(_ bytes: ByteView) -> FieldKey? {
         switch bytes.count {
-        case 2: return S.matches(bytes, "id") ? .id : (S.matches(bytes, "at") ? .at : nil)
-        case 3: return S.matches(bytes, "end") ? .end : nil
-        case 4: return S.matches(bytes, "kind") ? .kind : (S.matches(bytes, "unit") ? .unit : (S.matches(bytes, "task") ? .task : nil))
+        case 2: return bytes.matches("id") ? .id : (bytes.matches("at") ? .at : nil)
+        case 3: return bytes.matches("end") ? .end : nil
+        case 4: return bytes.matches("kind") ? .kind : (bytes.matches("unit") ? .unit : (bytes.matches("task") ? .task : nil))
         case 5:
-            if S.matches(bytes, "start") { return .start }
-            if S.matches(bytes, "value") { return .value }
-            if S.matches(bytes, "input") { return .input }
-            return S.matches(bytes, "error") ? .error : nil
-        case 6: return S.matches(bytes, "source") ? .source : (S.matches(bytes, "reason") ? .reason : nil)
+            if bytes.matches("start") { return .start }
+            if bytes.matches("value") { return .value }
+            if bytes.matches("input") { return .input }
+            return bytes.matches("error") ? .error : nil
+        case 6: return bytes.matches("source") ? .source : (bytes.matches("reason") ? .reason : nil)
         case 7:
-            if S.matches(bytes, "eventID") { return .eventID }
-            if S.matches(bytes, "outcome") { return .outcome }
-            if S.matches(bytes, "measure") { return .measure }
-            return S.matches(bytes, "feature") ? .feature : nil
-        case 8: return S.matches(bytes, "volumeKg") ? .volumeKg : nil
-        case 9: return S.matches(bytes, "distanceM") ? .distanceM : nil
-        case 10: return S.matches(bytes, "energyKcal") ? .energyKcal : nil
-        case 11: return S.matches(bytes, "inputEnergy") ? .inputEnergy : nil
-        case 12: return S.matches(bytes, "activityType") ? .activityType : (S.matches(bytes, "supersededBy") ? .supersededBy : nil)
-        case 13: return S.matches(bytes, "inputDistance") ? .inputDistance : (S.matches(bytes, "refreshSignal") ? .refreshSignal : nil)
-        case 14: return S.matches(bytes, "requestedPhase") ? .requestedPhase : nil
-        case 18: return S.matches(bytes, "sleepTargetMinutes") ? .sleepTargetMinutes : nil
+            if bytes.matches("eventID") { return .eventID }
+            if bytes.matches("outcome") { return .outcome }
+            if bytes.matches("measure") { return .measure }
+            return bytes.matches("feature") ? .feature : nil
+        case 8: return bytes.matches("volumeKg") ? .volumeKg : nil
+        case 9: return bytes.matches("distanceM") ? .distanceM : nil
+        case 10: return bytes.matches("energyKcal") ? .energyKcal : nil
+        case 11: return bytes.matches("inputEnergy") ? .inputEnergy : nil
+        case 12: return bytes.matches("activityType") ? .activityType : (bytes.matches("supersededBy") ? .supersededBy : nil)
+        case 13: return bytes.matches("inputDistance") ? .inputDistance : (bytes.matches("refreshSignal") ? .refreshSignal : nil)
+        case 14: return bytes.matches("requestedPhase") ? .requestedPhase : nil
+        case 18: return bytes.matches("sleepTargetMinutes") ? .sleepTargetMinutes : nil
         default: return nil
         }
     }

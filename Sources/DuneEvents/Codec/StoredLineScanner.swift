@@ -128,7 +128,7 @@ package final class StoredLineScanner {
         guard c.index == c.end else { return false }
         return builder.appendPackedSample(eventID: eventID, recordedAt: recordedAt, sampleEventID: nil, id: sampleID, seq: seq,
                                           kindIndex: kind.packedIndex, value: value, start: start, end: end,
-                                          source: c.bytes(source), hrvMeasure: hrvMeasure.measure, version: version)
+                                          source: c.view(source), hrvMeasure: hrvMeasure.measure, version: version)
     }
 
     // MARK: - Samples
@@ -163,7 +163,7 @@ package final class StoredLineScanner {
             if let packedID = PackedUUID(utf8: c.bytes(sampleID)), let eventID = PackedUUID(utf8: c.bytes(id)),
                builder.appendPackedSample(eventID: eventID, recordedAt: recordedAt, sampleEventID: sampleEventID, id: packedID,
                                           seq: seq, kindIndex: kindIndex, value: Double(stage.packedIndex),
-                                          start: start, end: end, source: c.bytes(source), hrvMeasure: measure, version: version) {
+                                          start: start, end: end, source: c.view(source), hrvMeasure: measure, version: version) {
                 return true
             }
             return appendFull(.sleep(stage), c, seq: seq, id: id, recordedAt: recordedAt, sampleEventID: sampleEventID,
@@ -191,7 +191,7 @@ package final class StoredLineScanner {
                let packedID = PackedUUID(utf8: c.bytes(sampleID)), let eventID = PackedUUID(utf8: c.bytes(id)),
                builder.appendPackedSample(eventID: eventID, recordedAt: recordedAt, sampleEventID: sampleEventID, id: packedID,
                                           seq: seq, kindIndex: kindIndex, value: value, start: start, end: end,
-                                          source: c.bytes(source), hrvMeasure: measure, version: version) {
+                                          source: c.view(source), hrvMeasure: measure, version: version) {
                 return true
             }
             guard let unitText = c.text(unit) else { return false }
@@ -376,9 +376,7 @@ package final class StoredLineScanner {
 
     @inline(__always)
     static func matches(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
-        let count = name.utf8CodeUnitCount
-        guard bytes.count == count, let base = bytes.baseAddress else { return false }
-        return ByteComparison.equal(base, name.utf8Start, count: count)
+        ByteView(bytes).matches(name)
     }
 }
 

@@ -2,10 +2,10 @@
 /// scanner took from an input line (it takes none with escapes) — copied
 /// between quotes as they are.
 struct UnescapedJSONText: EscapeFreeJSONText {
-    let bytes: UnsafeRawBufferPointer
+    let bytes: ByteView
 
     @inline(__always)
     func write(into output: inout [UInt8]) {
-        output.append(contentsOf: bytes)
+        bytes.append(to: &output)
     }
 }

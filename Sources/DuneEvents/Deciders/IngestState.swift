@@ -255,8 +255,7 @@ package struct IngestState: Sendable {
 
     /// The digest of a (sample id digest, content digest) pair.
     static func pair(_ key: ContentDigest, _ content: ContentDigest) -> ContentDigest {
-        let words = [key.high, key.low, content.high, content.low]
-        return words.withUnsafeBytes { ContentDigest($0) }
+        ContentDigest(words: [key.high, key.low, content.high, content.low])
     }
 
     /// Rebuilds ``manyCorrections`` from `samples` and `laterSampleVersions`.

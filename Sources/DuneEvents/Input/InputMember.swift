@@ -6,8 +6,8 @@ enum InputMember {
     case at, end, error, eventID, feature, id, kind, measure, phase, source, start, task, type, unit, value
 
     /// The member whose name is exactly `name` (ASCII, as written); `nil` for any other key.
-    static func named(_ name: UnsafeRawBufferPointer) -> InputMember? {
-        func matches(_ text: StaticString) -> Bool { StoredLineScanner.matches(name, text) }
+    static func named(_ name: ByteView) -> InputMember? {
+        func matches(_ text: StaticString) -> Bool { name.matches(text) }
         switch name.count {
         case 2: return matches("id") ? .id : matches("at") ? .at : nil
         case 3: return matches("end") ? .end : nil

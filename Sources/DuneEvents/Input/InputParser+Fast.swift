@@ -47,7 +47,7 @@ extension InputParser {
                 return true
             }
             let taken: Bool
-            switch InputMember.named(c.bytes(key)) {
+            switch InputMember.named(c.view(key)) {
             case .id: taken = take(&id)
             case .end: taken = take(&end)
             case .type: taken = take(&type)
@@ -88,7 +88,7 @@ extension InputParser {
                 return nil
             }
         } else if sampleKind == .hrv {
-            hrvMeasure = HRVMeasure(sourceBytes: c.bytes(source))
+            hrvMeasure = HRVMeasure(sourceBytes: c.view(source))
         }
         return ScannedSampleLine(kind: sampleKind, kindText: kind, id: id, start: start, end: end, source: source, unit: unit,
                                  stringValue: stringValue, numberValue: numberValue, eventID: eventID, hrvMeasure: hrvMeasure)
@@ -115,7 +115,7 @@ extension InputParser {
     /// no escapes. The callers take only lines whose timestamps are already in
     /// their canonical spelling.
     static func writeContent(of line: ScannedSampleLine, _ c: Cursor, into content: inout [UInt8]) {
-        func text(_ slice: LineSlice) -> UnescapedJSONText { UnescapedJSONText(bytes: c.bytes(slice)) }
+        func text(_ slice: LineSlice) -> UnescapedJSONText { UnescapedJSONText(bytes: c.view(slice)) }
         let reading: SampleObjectWriter.Reading<UnescapedJSONText>
         if let unit = line.unit, let value = line.numberValue {
             reading = .quantity(unit: text(unit), value: value)
@@ -129,7 +129,7 @@ extension InputParser {
                                  start: text(line.start), reading: reading, into: &content)
     }
 
-    /// The fast path of ``parse(_:)-(UnsafeRawBufferPointer)``: the common
+    /// The fast path of the byte-level `parse(_:)`: the common
     /// sample line parsed and validated straight from the bytes, without a
     /// JSON tree, and its canonical ``IngestCommand/content`` written directly.
     ///
@@ -137,9 +137,8 @@ extension InputParser {
     /// the caller then takes the general parser, which accepts the same lines
     /// with the same result and words every rejection (`FastIngestTests`
     /// checks this).
-    static func parseSample(_ bytes: UnsafeRawBufferPointer) -> IngestCommand? {
-        guard let base = bytes.baseAddress else { return nil }
-        var c = Cursor(base: base, end: bytes.count)
+    static func parseSample(_ bytes: ByteView) -> IngestCommand? {
+        guard var c = Cursor(line: bytes) else { return nil }
         guard let line = scanSample(&c), let idText = c.text(line.id), let sourceText = c.text(line.source),
               let startTime = Timestamp(utf8: c.bytes(line.start)), let endTime = Timestamp(utf8: c.bytes(line.end)),
               TimestampWindow.contains(startTime), TimestampWindow.contains(endTime),

@@ -1,5 +1,5 @@
 extension InputParser {
-    /// The fast path of ``parse(_:)-(UnsafeRawBufferPointer)`` for the app's
+    /// The fast path of the byte-level `parse(_:)` for the app's
     /// signal lines — `refresh` (`source`, `kind`, `at`) and `task` (`task`,
     /// `feature`, `phase`, `at`, `error`), each with an optional `eventID`, in
     /// any order, written compactly with plain strings — parsed and validated
@@ -9,9 +9,8 @@ extension InputParser {
     /// spelling of `at`, anything that fails validation): the caller then
     /// takes the general parser, which accepts the same lines with the same
     /// result and words every rejection (`FastIngestTests` checks this).
-    static func parseSignal(_ bytes: UnsafeRawBufferPointer) -> IngestCommand? {
-        guard let base = bytes.baseAddress else { return nil }
-        var c = Cursor(base: base, end: bytes.count)
+    static func parseSignal(_ bytes: ByteView) -> IngestCommand? {
+        guard var c = Cursor(line: bytes) else { return nil }
         var type: LineSlice?, source: LineSlice?, kind: LineSlice?, at: LineSlice?, task: LineSlice?, feature: LineSlice?, phase: LineSlice?
         var error: LineSlice?, eventID: LineSlice?
         guard c.expect(UInt8(ascii: "{")) else { return nil }
@@ -25,7 +24,7 @@ extension InputParser {
                 return true
             }
             let taken: Bool
-            switch InputMember.named(c.bytes(key)) {
+            switch InputMember.named(c.view(key)) {
             case .at: taken = take(&at)
             case .type: taken = take(&type)
             case .kind: taken = take(&kind)

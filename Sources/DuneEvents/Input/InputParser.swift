@@ -17,7 +17,8 @@ package enum InputParser {
         guard line.count <= maximumLineBytes else {
             throw Rejection(.lineTooLong, field: nil, "line is \(line.count) bytes; the limit is \(maximumLineBytes)")
         }
-        if let command = parseSample(line) ?? parseSignal(line) { return command }
+        let view = ByteView(line)
+        if let command = parseSample(view) ?? parseSignal(view) { return command }
         return try parseGeneral(line)
     }
 

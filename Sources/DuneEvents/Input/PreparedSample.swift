@@ -64,10 +64,10 @@ extension InputParser {
             return nil
         }
         SampleObjectWriter.write(.storedData(eventID: eventID, extra: JSONObject(), input: input),
-                                 end: UnescapedJSONText(bytes: c.bytes(line.end)), id: UnescapedJSONText(bytes: c.bytes(line.id)),
-                                 kind: UnescapedJSONText(bytes: c.bytes(line.kindText)), measure: line.hrvMeasure,
-                                 source: UnescapedJSONText(bytes: c.bytes(line.source)),
-                                 start: UnescapedJSONText(bytes: c.bytes(line.start)), reading: value, into: &data)
+                                 end: UnescapedJSONText(bytes: c.view(line.end)), id: UnescapedJSONText(bytes: c.view(line.id)),
+                                 kind: UnescapedJSONText(bytes: c.view(line.kindText)), measure: line.hrvMeasure,
+                                 source: UnescapedJSONText(bytes: c.view(line.source)),
+                                 start: UnescapedJSONText(bytes: c.view(line.start)), reading: value, into: &data)
         return PreparedSample(content: content, key: key, id: id, eventID: eventID, data: first..<data.count)
     }
 }

@@ -535,9 +535,7 @@ package enum LogEraser {
     private static func writeJournal(path: String, protection: FileProtection, fileSystem: FileSystemWitness) throws(DuneEventsError) {
         let text = Array("forget: the new log is complete; a writer that finds this file finishes the cleanup beside the log\n".utf8)
         do throws(Errno) {
-            try text.withUnsafeBytes { buffer in
-                Result { () throws(Errno) in try FileSystem.writeAtomically(buffer, to: journalPath(forLog: path), protection: protection, fileSystem: fileSystem) }
-            }.get()
+            try FileSystem.writeAtomically(text, to: journalPath(forLog: path), protection: protection, fileSystem: fileSystem)
         } catch {
             throw DuneEventsError(error, during: .write, path: journalPath(forLog: path))
         }

@@ -45,8 +45,8 @@ package struct StoredEnvelope: Sendable, Hashable {
 
     /// The envelope of `line` (without its `\n`), or `nil` when the line is not
     /// a JSON object with these members of these types.
-    package init?(_ line: UnsafeRawBufferPointer) {
-        guard case .object(let object)? = try? JSONParser.parse(line),
+    package init?(_ line: ByteView) {
+        guard case .object(let object)? = try? JSONParser.parse(line.buffer),
               case .number(let version)? = object["v"], case .number(let seq)? = object["seq"],
               case .string(let id)? = object["id"], case .string(let type)? = object["type"],
               case .string(let recordedAt)? = object["recordedAt"],
@@ -88,7 +88,7 @@ extension LogReader {
                     inspected = .event(event)
                     seq = event.seq
                 case .failure(let error):
-                    guard let newer = error.newer, let envelope = StoredEnvelope(line.bytes) else {
+                    guard let newer = error.newer, let envelope = StoredEnvelope(ByteView(line.bytes)) else {
                         throw LogReader.decodingError(error, location: location)
                     }
                     inspected = .newer(NewerLine(envelope: envelope, newer: newer, bytes: Array(line.bytes), lineNumber: line.number,

@@ -35,20 +35,19 @@ public enum HRVMeasure: String, Sendable, Hashable, CaseIterable {
     /// - Parameter source: The sample's source name, as stored.
     /// - Complexity: O(*n*) in the UTF-8 length of `source`.
     public init(source: String) {
-        var name = source
-        self = name.withUTF8 { Self(sourceBytes: UnsafeRawBufferPointer($0)) }
+        self = ByteView.with(source) { Self(sourceBytes: $0) }
     }
 
     /// The rule of ``init(source:)`` over the source name's UTF-8 bytes.
-    package init(sourceBytes bytes: UnsafeRawBufferPointer) {
+    package init(sourceBytes bytes: ByteView) {
         self = Self.containsFolded(bytes, "oura") || Self.containsFolded(bytes, "whoop") ? .rmssd : .sdnn
     }
 
     /// Whether `bytes` contain `needle` (lowercase ASCII) with ASCII letters compared case-insensitively.
-    private static func containsFolded(_ bytes: UnsafeRawBufferPointer, _ needle: StaticString) -> Bool {
+    private static func containsFolded(_ bytes: ByteView, _ needle: StaticString) -> Bool {
         let count = needle.utf8CodeUnitCount
         guard bytes.count >= count else { return false }
-        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: count)
+        let pattern = ByteView(needle)
         var start = 0
         while start + count <= bytes.count {
             var offset = 0

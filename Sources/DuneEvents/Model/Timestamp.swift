@@ -35,6 +35,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         self.text = text
     }
 
+    /// Parses the RFC 3339 text `text`; `nil` when ``init(parsing:)`` would
+    /// reject it. Reads the string's UTF-8 in place (no copy of the bytes).
+    package init?(utf8Text text: String) {
+        var text = text
+        guard let parsed = text.withUTF8({ Timestamp(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = parsed
+    }
+
     /// Parses RFC 3339 text with seconds and an offset.
     ///
     /// - Throws: ``ParseError`` that says what is wrong, e.g. a missing offset.

@@ -28,11 +28,8 @@ package enum AtomicFile {
     ///   directory cannot be opened); the destination is then unchanged.
     package static func write(_ bytes: [UInt8], to path: String, protection: FileProtection = .default,
                               fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
-        let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(Errno) in try FileSystem.writeAtomically(buffer, to: path, protection: protection, fileSystem: fileSystem) }
-        }
         do throws(Errno) {
-            try result.get()
+            try FileSystem.writeAtomically(bytes, to: path, protection: protection, fileSystem: fileSystem)
         } catch {
             throw DuneEventsError(error, during: .write, path: path)
         }
@@ -78,22 +75,17 @@ package enum AtomicFile {
             return count
         }
         let temporary = path + ".tmp-\(ProcessIdentity.current)-\(number)"
-        let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(Errno) in
-                let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
-                do throws(Errno) {
-                    try descriptor.writeAll(buffer)
-                    try descriptor.durableSync()
-                    try descriptor.close()
-                } catch {
-                    try? descriptor.close()
-                    try? FileSystem.remove(temporary)
-                    throw error
-                }
-            }
-        }
         do throws(Errno) {
-            try result.get()
+            let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
+            do throws(Errno) {
+                try descriptor.writeAll(bytes)
+                try descriptor.durableSync()
+                try descriptor.close()
+            } catch {
+                try? descriptor.close()
+                try? FileSystem.remove(temporary)
+                throw error
+            }
         } catch {
             throw DuneEventsError(error, during: .write, path: path)
         }

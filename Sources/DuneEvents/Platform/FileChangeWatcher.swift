@@ -239,9 +239,7 @@ private final class Watch: Sendable {
     }
 
     private func readInotify(_ inotify: CInt) {
-        let events = withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
-            system_inotifyReadEvents(inotify, concerning: name, using: buffer)
-        }
+        let events = system_inotifyReadEvents(inotify, concerning: name)
         if events.watchEnded {
             fallBackToPolling()
         } else if events.fileMayHaveChanged {

@@ -135,6 +135,28 @@ struct FileDescriptor: Sendable, Hashable {
         }
     }
 
+    /// Writes every byte of `bytes`, looping over short writes, like
+    /// ``writeAll(_:using:)`` with the real `write(2)`: the safe signature for
+    /// callers that hold the bytes in an array.
+    func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(Errno) in try writeAll(buffer) }
+        }.get()
+    }
+
+    /// One `pread(2)` of up to `count` bytes at `offset`.
+    ///
+    /// - Returns: The bytes read: fewer than `count` at end of file, none past it.
+    func read(upTo count: Int, atOffset offset: Int) throws(Errno) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = try bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(Errno) in try self.read(into: buffer, atOffset: offset) }
+        }.get()
+        bytes.removeLast(count - read)
+        return bytes
+    }
+
     /// `pread`s exactly `buffer.count` bytes at `offset`.
     ///
     /// - Throws: `Errno` on failure, `EIO` if the file ends first (it shrank

@@ -127,7 +127,7 @@ enum FileSystem {
     /// file or the new one, never a part.
     ///
     /// - Throws: `Errno` from any step; the temporary file is removed.
-    static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, protection: FileProtection,
+    static func writeAtomically(_ bytes: [UInt8], to path: String, protection: FileProtection,
                                 fileSystem: FileSystemWitness = .system) throws(Errno) {
         let temporary = path + ".tmp-\(ProcessIdentity.current)"
         let descriptor = try createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection, fileSystem: fileSystem)

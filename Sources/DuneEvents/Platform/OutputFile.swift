@@ -25,11 +25,8 @@ package final class OutputFile {
     /// Appends every byte of `bytes`.
     /// - Throws: `DuneEventsError(.io)` when a write fails (a full disk, …).
     package func write(_ bytes: [UInt8]) throws(DuneEventsError) {
-        let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(Errno) in try descriptor.writeAll(buffer) }
-        }
         do throws(Errno) {
-            try result.get()
+            try descriptor.writeAll(bytes)
         } catch {
             throw Self.ioError(error, "write", path)
         }

@@ -91,9 +91,7 @@ package enum ProcessCalls {
         } catch {
             throw DuneEventsError(error, during: .open, path: path)
         }
-        let written = bytes.withUnsafeBytes { buffer in
-            Result { () throws(Errno) in try descriptor.writeAll(buffer) }
-        }
+        let written = Result { () throws(Errno) in try descriptor.writeAll(bytes) }
         let closed = Result { () throws(Errno) in try descriptor.close() }
         do throws(Errno) {
             try written.get()
@@ -125,10 +123,7 @@ package enum ProcessCalls {
               let descriptor = try? FileDescriptor.open(path, .readOnlyNonBlocking)
         else { return nil }
         defer { try? descriptor.close() }
-        var bytes = [UInt8](repeating: 0, count: count)
-        let read = bytes.withUnsafeMutableBytes { buffer in try? descriptor.read(into: buffer, atOffset: 0) }
-        guard let read else { return nil }
-        return Array(bytes[..<read])
+        return try? descriptor.read(upTo: count, atOffset: 0)
     }
 }
 

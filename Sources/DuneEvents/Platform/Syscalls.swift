@@ -416,12 +416,18 @@ func system_inotifyWatchFolder(_ inotify: CInt, _ path: UnsafePointer<CChar>) ->
 /// for another name is ignored; a queue overflow (`IN_Q_OVERFLOW`) may have
 /// dropped one for ours, so it counts as a change. The folder deleted, moved
 /// or unmounted (`IN_DELETE_SELF`, `IN_MOVE_SELF`, `IN_UNMOUNT`, `IN_IGNORED`)
-/// ends the watch. A read failing otherwise ends it too.
-///
-/// - Parameter buffer: Scratch space, at least one record long (4 KiB),
-///   aligned for `inotify_event`.
-func system_inotifyReadEvents(_ inotify: CInt, concerning name: [UInt8],
-                              using buffer: UnsafeMutableRawBufferPointer) -> WatchedEvents {
+/// ends the watch. A read failing otherwise ends it too. The records are read
+/// into 4 KiB of scratch space on the stack, aligned for `inotify_event`.
+func system_inotifyReadEvents(_ inotify: CInt, concerning name: [UInt8]) -> WatchedEvents {
+    withUnsafeTemporaryAllocation(byteCount: 4096, alignment: MemoryLayout<inotify_event>.alignment) { buffer in
+        inotifyReadEvents(inotify, concerning: name, using: buffer)
+    }
+}
+
+/// `system_inotifyReadEvents(_:concerning:)` with its scratch space, at least
+/// one record long and aligned for `inotify_event`.
+private func inotifyReadEvents(_ inotify: CInt, concerning name: [UInt8],
+                               using buffer: UnsafeMutableRawBufferPointer) -> WatchedEvents {
     var events = WatchedEvents()
     guard let base = buffer.baseAddress else { return events }
     let header = MemoryLayout<inotify_event>.size

@@ -73,7 +73,7 @@ enum HealthExportElement: UInt8, Sendable, CaseIterable {
         for candidate in table[count] {
             let equal = candidate.bytes.withUnsafeBufferPointer { known in
                 guard let base = known.baseAddress else { return false }
-                return ByteComparison.equal(base, name, count: count)
+                return ByteView.equal(base, name, count: count)
             }
             if equal {
                 self = candidate.element

@@ -13,7 +13,7 @@ extension HealthExportScanner {
     func attribute(named name: StaticString) -> HealthExportAttribute? {
         let count = name.utf8CodeUnitCount
         for attribute in attributes where attribute.nameCount == count {
-            if ByteComparison.equal(bytes + attribute.nameStart, name.utf8Start, count: count) { return attribute }
+            if ByteView.equal(bytes + attribute.nameStart, name.utf8Start, count: count) { return attribute }
         }
         return nil
     }

@@ -341,7 +341,7 @@ final class HealthExportScanner {
         let matches = element == open.element
             && (element != .other || open.otherName.withUnsafeBufferPointer { name in
                 guard name.count == nameCount, let base = name.baseAddress else { return false }
-                return ByteComparison.equal(base, bytes + nameStart, count: nameCount)
+                return ByteView.equal(base, bytes + nameStart, count: nameCount)
             })
         guard matches else {
             let opened = open.element == .other ? String(decoding: open.otherName, as: UTF8.self) : open.element.xmlName
@@ -595,7 +595,7 @@ final class HealthExportScanner {
     private func hasPrefix(_ prefix: StaticString, at index: Int) -> Bool {
         let count = prefix.utf8CodeUnitCount
         guard index + count <= end else { return false }
-        return ByteComparison.equal(bytes + index, prefix.utf8Start, count: count)
+        return ByteView.equal(bytes + index, prefix.utf8Start, count: count)
     }
 
     /// A name from the buffer, for messages (invalid UTF-8 is repaired).

@@ -27,7 +27,7 @@ struct HealthExportTally {
     /// - Throws: ``HealthExportValueProblem`` when the name has a bad entity reference.
     mutating func index(ofRawType raw: UnsafeBufferPointer<UInt8>) throws(HealthExportValueProblem) -> Int {
         if lastIndex >= 0, raw.count == lastRawType.count, let base = raw.baseAddress,
-           lastRawType.withUnsafeBufferPointer({ last in last.baseAddress.map { ByteComparison.equal($0, base, count: raw.count) } ?? raw.isEmpty }) {
+           lastRawType.withUnsafeBufferPointer({ last in last.baseAddress.map { ByteView.equal($0, base, count: raw.count) } ?? raw.isEmpty }) {
             return lastIndex
         }
         guard raw.count <= Self.maximumTypeBytes else { return index(named: Self.overflowType) }

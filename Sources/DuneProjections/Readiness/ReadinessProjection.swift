@@ -62,14 +62,14 @@ package struct ReadinessProjection: Projection, Equatable {
         samples.apply(batch, after: throughSeq)
         // In place: the payload's case is checked before anything is copied, so
         // a refresh or task event costs a tag check, not a copy of its strings.
-        batch.others.withUnsafeBufferPointer { events in
-            for index in batch.otherIndices {
-                guard case .profileUpdated(let update) = events[index].event.payload, events[index].seq > throughSeq,
-                      TimestampWindow.contains(update.at)
-                else { continue }
-                profileSleepTargetMinutes = update.sleepTargetMinutes
-                profileSeq = events[index].seq
-            }
+        // Array's subscript reads the element in place, so the match borrows it.
+        let events = batch.others
+        for index in batch.otherIndices {
+            guard case .profileUpdated(let update) = events[index].event.payload, events[index].seq > throughSeq,
+                  TimestampWindow.contains(update.at)
+            else { continue }
+            profileSleepTargetMinutes = update.sleepTargetMinutes
+            profileSeq = events[index].seq
         }
         throughSeq = last
     }

@@ -92,7 +92,7 @@ extension Sample {
     }
 
     private static func timestamp(_ reader: inout BinaryReader) -> Timestamp? {
-        guard var text = reader.string() else { return nil }
-        return text.withUTF8 { Timestamp(utf8: UnsafeRawBufferPointer($0)) }
+        guard let text = reader.string() else { return nil }
+        return Timestamp(utf8Text: text)
     }
 }

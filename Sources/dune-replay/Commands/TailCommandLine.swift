@@ -101,7 +101,7 @@ private struct TailPrinter {
                 return Result { () throws(EventCodec.DecodeError) in try EventCodec.decode(buffer) }
             }
             if case .failure(let error)? = decoded, error.newer != nil,
-               let envelope = line.bytes.withUnsafeBytes({ StoredEnvelope($0) }), let newer = error.newer {
+               let envelope = ByteView.with(line.bytes, { StoredEnvelope($0) }), let newer = error.newer {
                 // A line a later version wrote: named, printed as stored, not interpreted.
                 let named = NewerLine(envelope: envelope, newer: newer, bytes: line.bytes, lineNumber: 0, byteOffset: line.byteOffset)
                 output.append(contentsOf: json ? line.bytes : Array("newer version: \(named.summary.terminalSafe)".utf8))

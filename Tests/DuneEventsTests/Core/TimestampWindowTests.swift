@@ -83,7 +83,7 @@ import Testing
         #expect(TimestampWindow.contains(sample.start) && TimestampWindow.contains(sample.end))
         // The fast path and the prepared path take these lines too, with the same result.
         let bytes = Array(line.utf8)
-        #expect(bytes.withUnsafeBytes { InputParser.parseSample($0) } == command)
+        #expect(ByteView.with(bytes) { InputParser.parseSample($0) } == command)
         var data: [UInt8] = []
         var scratch: [UInt8] = []
         #expect(bytes.withUnsafeBytes { InputParser.prepareSample($0, data: &data, scratch: &scratch) } != nil)
