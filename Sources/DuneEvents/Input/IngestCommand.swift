@@ -1,7 +1,7 @@
 /// One validated input line: the event it asks for, before the deciders run.
 ///
-/// Produced by ``InputParser`` from an input JSON line (or an equivalent
-/// object, e.g. from the Apple Health importer). ``content`` is the canonical
+/// Made from a typed value an app appends, or by ``InputRules/command(from:)``
+/// from an input object (a JSON input line, an Apple Health record). ``content`` is the canonical
 /// form of the line without its `eventID`; two lines with equal content are
 /// "the same" for idempotency.
 package struct IngestCommand: Sendable, Hashable {

@@ -1,7 +1,12 @@
 /// A number with the name of the unit it was given in, as the rules read it.
-struct InputMeasure: Sendable, Hashable {
-    var value: Double
-    var unit: String
+package struct InputMeasure: Sendable, Hashable {
+    package var value: Double
+    package var unit: String
+
+    package init(value: Double, unit: String) {
+        self.value = value
+        self.unit = unit
+    }
 }
 
 /// A sample's fields, as ``InputRules/sample(_:)`` asks for them, in the
@@ -29,10 +34,11 @@ protocol SampleFieldReader {
 
 /// The one set of input rules (docs/input-format.md): required
 /// texts, timestamps, durations, units and plausible ranges, each with its
-/// rejection. The JSON line parser (``InputParser``, its fast paths too) and
-/// the typed values an app appends (`SampleInput` and the other commands)
-/// are two front ends on these functions; neither has rules of its own.
-enum InputRules {
+/// rejection. Input objects (``command(from:)``: the tools' JSON line
+/// parser, its fast paths too, and the Apple Health importer) and the typed
+/// values an app appends (`SampleInput` and the other commands) are two
+/// front ends on these functions; neither has rules of its own.
+package enum InputRules {
     /// The longest text field (ids, names, `eventID`), in UTF-8 bytes.
     static let maximumTextBytes = 256
 
@@ -40,7 +46,7 @@ enum InputRules {
     /// check of ``identifier(_:field:)`` and ``eventID(_:)``, for the fast
     /// paths, which measure slices of the line).
     @inline(__always)
-    static func acceptsText(byteCount: Int) -> Bool { byteCount > 0 && byteCount <= maximumTextBytes }
+    package static func acceptsText(byteCount: Int) -> Bool { byteCount > 0 && byteCount <= maximumTextBytes }
 
     // MARK: - Texts and timestamps
 
@@ -122,7 +128,7 @@ enum InputRules {
     /// Whether a sample of `kind` may last `seconds` (the check of
     /// ``duration(of:start:end:)``, for the fast paths, which have no message to write).
     @inline(__always)
-    static func acceptsDuration(seconds: Double, of kind: SampleKind) -> Bool {
+    package static func acceptsDuration(seconds: Double, of kind: SampleKind) -> Bool {
         seconds >= 0 && seconds / 3600 <= maximumHours(of: kind)
     }
 
@@ -145,7 +151,7 @@ enum InputRules {
 
     /// The quantity of a sample of `kind` given as `measure`: its value
     /// converted to the canonical unit, finite and inside the plausible range.
-    static func quantity(_ measure: InputMeasure, kind: SampleKind) throws(Rejection) -> Quantity {
+    package static func quantity(_ measure: InputMeasure, kind: SampleKind) throws(Rejection) -> Quantity {
         let value = measure.value, unit = measure.unit
         try finite(value, field: "value")
         guard let canonical = UnitConversion.canonicalValue(value, unit: unit, kind: kind) else {
@@ -224,7 +230,7 @@ enum InputRules {
 
     /// Refuses a refresh from `source` without the sample `kind` it needs:
     /// an observer's request names the kind it fired for.
-    static func refreshKind(_ kind: SampleKind?, for source: RefreshSource) throws(Rejection) {
+    package static func refreshKind(_ kind: SampleKind?, for source: RefreshSource) throws(Rejection) {
         if source == .healthKitObserver, kind == nil {
             throw Rejection(.missingField, field: "kind",
                             "field \"kind\" is required for source healthKitObserver (the sample kind the observer fired for)")
