@@ -1,8 +1,7 @@
 /// The platform calls that only the command line makes: standard streams, the
 /// environment, signals, exit, what a path names, a file written through a
-/// path, a file's first bytes. `package`, so that the command line's support
-/// (the DuneTools target: `StandardStreams`, `ProcessEnvironment`, `PathKind`,
-/// `RedirectedOutput`, `FolderContents`) never calls libc itself; an app has
+/// path, a file's first bytes. `package`, so that the command line (the
+/// DuneTools target and `dune-replay`) never calls libc itself; an app has
 /// no use for them.
 package enum ProcessCalls {
     /// Writes every byte of `buffer` to descriptor `descriptor` (`write(2)`,
