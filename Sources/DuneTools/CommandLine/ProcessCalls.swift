@@ -1,8 +1,10 @@
+import DuneEvents
+
 /// The platform calls that only the command line makes: standard streams, the
 /// environment, signals, exit, what a path names, a file written through a
-/// path, a file's first bytes. `package`, so that the command line (the
-/// DuneTools target and `dune-replay`) never calls libc itself; an app has
-/// no use for them.
+/// path, a file's first bytes. Built on the platform layer's `package`
+/// wrappers (`FileDescriptor`, `FileSystem`, `system_*`), so that the command
+/// line never imports libc; not in DuneEvents, since an app has no use for them.
 package enum ProcessCalls {
     /// Writes every byte of `buffer` to descriptor `descriptor` (`write(2)`,
     /// retried on `EINTR` and short writes).
@@ -123,24 +125,5 @@ package enum ProcessCalls {
         else { return nil }
         defer { try? descriptor.close() }
         return try? descriptor.read(upTo: count, atOffset: 0)
-    }
-}
-
-extension FileIdentity {
-    /// The identity of the file `path` names now (following symbolic links),
-    /// or `nil` when nothing is there: compare with a held file's identity to
-    /// ask "does this path still name the file I hold?".
-    package static func ofPath(_ path: String) -> FileIdentity? {
-        FileSystem.identity(ofPath: path)
-    }
-}
-
-extension LogFile {
-    /// The identity (device, inode) of the open file, for snapshot stamps and
-    /// for noticing that the log's path now names another file.
-    ///
-    /// - Throws: `DuneEventsError` `.io` if `fstat` fails or the file is closed.
-    package var identity: FileIdentity {
-        get throws(DuneEventsError) { try status().identity }
     }
 }
