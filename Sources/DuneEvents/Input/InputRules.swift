@@ -13,7 +13,7 @@ package struct InputMeasure: Sendable, Hashable {
 /// order it asks: each front end answers from its own form of the input. The
 /// JSON line's reader refuses a missing field or a wrong JSON type; the typed
 /// value's reader has neither to refuse, and answers what the value holds.
-protocol SampleFieldReader {
+package protocol SampleFieldReader {
     mutating func kind() throws(Rejection) -> SampleKind
     mutating func id() throws(Rejection) -> String
     mutating func start() throws(Rejection) -> Timestamp
@@ -34,7 +34,7 @@ protocol SampleFieldReader {
 
 /// The one set of input rules (docs/input-format.md): required
 /// texts, timestamps, durations, units and plausible ranges, each with its
-/// rejection. Input objects (``command(from:)``: the tools' JSON line
+/// rejection. Input objects (`command(from:)`, in DuneHealthImport: the tools' JSON line
 /// parser, its fast paths too, and the Apple Health importer) and the typed
 /// values an app appends (`SampleInput` and the other commands) are two
 /// front ends on these functions; neither has rules of its own.
@@ -51,7 +51,7 @@ package enum InputRules {
     // MARK: - Texts and timestamps
 
     /// `text` when it is 1–256 bytes (ids, sources, tasks, features, activity types).
-    static func identifier(_ text: String, field: String) throws(Rejection) -> String {
+    package static func identifier(_ text: String, field: String) throws(Rejection) -> String {
         guard !text.isEmpty else { throw Rejection(.emptyText, field: field, "field \"\(field)\" is empty") }
         guard text.utf8.count <= maximumTextBytes else {
             throw Rejection(.textTooLong, field: field, "field \"\(field)\" is longer than \(maximumTextBytes) bytes")
@@ -60,7 +60,7 @@ package enum InputRules {
     }
 
     /// The idempotency key when it is absent or 1–256 bytes.
-    static func eventID(_ text: String?) throws(Rejection) -> String? {
+    package static func eventID(_ text: String?) throws(Rejection) -> String? {
         guard let text else { return nil }
         if text.isEmpty || text.utf8.count > maximumTextBytes {
             throw Rejection(text.isEmpty ? .emptyText : .textTooLong, field: "eventID", "field \"eventID\" must be 1–256 bytes")
@@ -72,7 +72,7 @@ package enum InputRules {
     /// fraction below a second, and its instant inside ``TimestampWindow``.
     /// A parsed timestamp always has such an offset and fraction; a typed
     /// one is built from numbers that may not.
-    static func timestamp(_ timestamp: Timestamp, field: String) throws(Rejection) -> Timestamp {
+    package static func timestamp(_ timestamp: Timestamp, field: String) throws(Rejection) -> Timestamp {
         if timestamp.offsetSeconds % 60 != 0 || timestamp.offsetSeconds.magnitude >= 24 * 3600 {
             throw Rejection(.invalidTimestamp, field: field,
                             "field \"\(field)\": timestamp \"\(timestamp.text)\" has a UTC offset of \(timestamp.offsetSeconds) s; expected whole minutes within ±23:59")
@@ -90,7 +90,7 @@ package enum InputRules {
     // MARK: - Samples
 
     /// The validated sample the reader's fields describe, converted to the kind's canonical unit.
-    static func sample<Reader: SampleFieldReader>(_ reader: inout Reader) throws(Rejection) -> Sample {
+    package static func sample<Reader: SampleFieldReader>(_ reader: inout Reader) throws(Rejection) -> Sample {
         let kind = try reader.kind()
         let id = try identifier(reader.id(), field: "id")
         let start = try timestamp(reader.start(), field: "start")
@@ -238,7 +238,7 @@ package enum InputRules {
     }
 
     /// `minutes` when it is a sleep target: more than 0 and at most 1440.
-    static func sleepTarget(minutes: Double) throws(Rejection) -> Double {
+    package static func sleepTarget(minutes: Double) throws(Rejection) -> Double {
         try finite(minutes, field: "sleepTargetMinutes")
         guard minutes > 0, minutes <= 1440 else {
             throw Rejection(.outOfRange, field: "sleepTargetMinutes",

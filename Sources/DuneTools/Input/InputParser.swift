@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneHealthImport
 
 /// Parses and validates input lines (docs/input-format.md) into ``IngestCommand``s:
 /// the JSON line front end of `InputRules`, for `dune-replay ingest` and the

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+import DuneHealthImport
 import DuneTools
 
 /// The two front ends of the input rules: a typed value and the equal

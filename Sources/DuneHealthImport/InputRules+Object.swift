@@ -1,3 +1,5 @@
+import DuneEvents
+
 extension InputRules {
     /// Validates an input object (a parsed line, or an importer's record) by
     /// these rules, the rules typed values are validated by too.
