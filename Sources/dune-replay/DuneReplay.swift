@@ -183,7 +183,7 @@ enum LogOptions {
     /// Fails with exit 66 when the folder that should hold the log at `path`
     /// does not exist: a log is created in an existing folder, never with its folder.
     static func requireFolder(_ path: String) throws(CommandFailure) {
-        let folder = ProcessCalls.folder(of: path)
+        let folder = FileSystem.parentDirectory(of: path)
         switch PathKind.of(folder) {
         case .directory?:
             return

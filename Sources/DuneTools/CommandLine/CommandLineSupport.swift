@@ -31,16 +31,22 @@ package enum PathKind: Sendable, Equatable {
     /// The kind of what `path` names (following symbolic links), or `nil`
     /// when nothing is there or it cannot be inspected.
     package static func of(_ path: String) -> PathKind? {
-        guard let status = ProcessCalls.entryKind(ofPath: path, followingLinks: true) else { return nil }
-        return status.isRegularFile ? .regularFile : status.isDirectory ? .directory : .other
+        guard let status = (try? FileSystem.status(ofPath: path)) ?? nil else { return nil }
+        return PathKind(status)
     }
 
     /// The kind of the directory entry `path` itself (`lstat(2)`: a symbolic
     /// link is `.symbolicLink`, not what it points to), or `nil` when nothing
     /// is there or it cannot be inspected.
     package static func entry(_ path: String) -> PathKind? {
-        guard let status = ProcessCalls.entryKind(ofPath: path, followingLinks: false) else { return nil }
-        if status.isSymbolicLink { return .symbolicLink }
-        return status.isRegularFile ? .regularFile : status.isDirectory ? .directory : .other
+        var status = FileStatus()
+        while system_lstat(path, &status) == -1 {
+            if Errno.current != .interrupted { return nil }
+        }
+        return PathKind(status)
+    }
+
+    private init(_ status: FileStatus) {
+        self = status.isSymbolicLink ? .symbolicLink : status.isRegularFile ? .regularFile : status.isDirectory ? .directory : .other
     }
 }

@@ -186,7 +186,7 @@ enum ForgetCommandLine {
         result.rebuilt = files.map(\.fileName)
         let modelNames = Set(files.map(\.fileName))
         let mark = Array(HTMLReport.generatorMark.utf8)
-        for name in ProcessCalls.names(in: directory) ?? [] where !modelNames.contains(name) {
+        for name in FileSystem.entries(ofDirectory: directory) ?? [] where !modelNames.contains(name) {
             let file = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             if let head = ProcessCalls.prefix(of: file, count: 1024), contains(head, mark) {
                 if page == nil { page = HTMLReport.html(try await ReportData.load(path: log, usingSnapshot: false)) }

@@ -69,8 +69,8 @@ import Testing
     }
 
     @Test func availableBytesIsPositiveOnAWritableDisk() throws {
-        let available = try #require(ProcessCalls.availableBytes(onFileSystemOf: NSTemporaryDirectory()))
+        let available = try #require(FileSystem.availableBytes(onFileSystemOf: NSTemporaryDirectory()))
         #expect(available > 0)
-        #expect(ProcessCalls.availableBytes(onFileSystemOf: "/no/such/dir-\(UUID().uuidString)") == nil)
+        #expect(FileSystem.availableBytes(onFileSystemOf: "/no/such/dir-\(UUID().uuidString)") == nil)
     }
 }
