@@ -27,10 +27,10 @@ let package = Package(
         .target(name: "DuneEvents", exclude: privacyManifest.exclude, resources: privacyManifest.resources, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "DuneProjections", dependencies: ["DuneEvents"]),
         .target(name: "DuneHealthImport", dependencies: ["DuneEvents"]),
-        // The command line's machinery (inspection, explain, the ingest session and its
-        // input reader, tail, exit codes and signals): for `dune-replay` and the tests,
+        // The command line's machinery (inspection, explain, the ingest session, its
+        // input reader and JSON line parser, tail, process calls): for `dune-replay` and the tests,
         // not a product, so no app links it.
-        .target(name: "DuneTools", dependencies: ["DuneEvents", "DuneProjections"]),
+        .target(name: "DuneTools", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport"]),
         // Synthetic data and Apple Health export fixtures: for `generate`, the tests and
         // the benchmarks, not a product, so no app links them.
         .target(name: "DuneFixtures", dependencies: ["DuneEvents"]),

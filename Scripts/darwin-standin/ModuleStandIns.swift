@@ -3,10 +3,6 @@
 // Platform/ names, with only the members it uses. Type-checked, never run.
 // When Platform/ starts using another type of the module, add it here (or
 // copy its file in the script, when it is small and itself needs no more).
-
-/// Sources/DuneEvents/Log/LogFile.swift: `LogFile.identity` (ProcessCalls.swift) calls `status()`.
-package final class LogFile: Sendable {
-    func status() throws(DuneEventsError) -> FileStatus {
-        FileStatus()
-    }
-}
+//
+// None today: `LogFile.identity`, the one use of `LogFile`, is in
+// Sources/DuneEvents/Log/LogFile+Identity.swift.

@@ -28,7 +28,7 @@ package enum AppleHealthIngestItem: Sendable {
             var failure: (any Error)?
             do {
                 try AppleHealthImporter(path: path).run(into: &summary, progress: progress) { record in
-                    switch Result(catching: { () throws(InputParser.Rejection) in try InputParser.command(from: record.input) }) {
+                    switch Result(catching: { () throws(Rejection) in try InputRules.command(from: record.input) }) {
                     case .success(let command):
                         batch.append(.command(command, recordType: record.recordType, line: record.line))
                     case .failure(let rejection):

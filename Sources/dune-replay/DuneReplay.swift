@@ -25,10 +25,10 @@ struct DuneReplay {
         // A closed stdout becomes a write error, and past a file-size limit write(2) fails with
         // EFBIG (reported as exit 74, the batch rolled back) instead of the kernel killing the
         // process mid-write.
-        ProcessEnvironment.ignoreWriteSignals()
+        ProcessCalls.ignoreWriteSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status = await run(arguments)
-        ProcessEnvironment.exit(status.rawValue)
+        ProcessCalls.exit(status.rawValue)
     }
 
     /// Runs one command line; a failed or short stdout write makes it exit 74
@@ -183,7 +183,7 @@ enum LogOptions {
     /// Fails with exit 66 when the folder that should hold the log at `path`
     /// does not exist: a log is created in an existing folder, never with its folder.
     static func requireFolder(_ path: String) throws(CommandFailure) {
-        let folder = FolderContents.folder(of: path)
+        let folder = FileSystem.parentDirectory(of: path)
         switch PathKind.of(folder) {
         case .directory?:
             return
@@ -197,7 +197,7 @@ enum LogOptions {
     /// `--log`, else `$DUNE_LOG`, else `Logs/events.jsonl`.
     static func path(_ arguments: Arguments) -> String {
         if let path = arguments.value("--log") { return path }
-        if let path = ProcessEnvironment.value(of: "DUNE_LOG"), !path.isEmpty { return path }
+        if let path = ProcessCalls.environmentValue("DUNE_LOG"), !path.isEmpty { return path }
         return "Logs/events.jsonl"
     }
 

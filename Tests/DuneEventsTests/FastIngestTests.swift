@@ -5,7 +5,7 @@ import DuneFixtures
 @testable import DuneTools
 
 /// The fast ingest path against the reference: `InputParser.parseSample`
-/// against `JSONParser` + `InputParser.command(from:)` on generated and
+/// against `JSONParser` + `InputRules.command(from:)` on generated and
 /// randomly damaged input lines, `EventCodec.appendLine` against
 /// `ReferenceEventEncoder` on the events of the generated log.
 @Suite struct FastIngestTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DuneEvents
+import DuneTools
 import DuneFixtures
 @testable import DuneProjections
 

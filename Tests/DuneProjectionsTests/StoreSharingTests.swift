@@ -9,6 +9,7 @@ import Observation
 import Synchronization
 import Testing
 import DuneEvents
+import DuneTools
 @testable import DuneProjections
 
 /// Several stores and processes on one log: the lock only while writing,

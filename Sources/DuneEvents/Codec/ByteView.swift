@@ -22,7 +22,7 @@
 /// `==` compares contents. Not `Sendable`: a view is only ever used on the
 /// thread that holds its bytes.
 package struct ByteView: RandomAccessCollection {
-    @usableFromInline let buffer: UnsafeRawBufferPointer
+    @usableFromInline package let buffer: UnsafeRawBufferPointer
 
     /// A view of `buffer`; the caller promises `buffer`'s memory outlives the view.
     @inlinable @inline(__always)

@@ -1,34 +1,34 @@
 /// A position in the line, with the scanning primitives.
-struct Cursor {
-    let base: UnsafeRawPointer
+package struct Cursor {
+    package let base: UnsafeRawPointer
     /// Where the `data` object must end: the start of the CRC trailer.
-    let end: Int
-    var index = 0
+    package let end: Int
+    package var index = 0
 
-    init(base: UnsafeRawPointer, end: Int) {
+    package init(base: UnsafeRawPointer, end: Int) {
         self.base = base
         self.end = end
     }
 
     /// A cursor at the start of `line`, which it scans to its end; `nil` for an
     /// empty view with no memory. Valid while `line` is (see ``ByteView``).
-    init?(line: ByteView) {
+    package init?(line: ByteView) {
         guard let base = line.buffer.baseAddress else { return nil }
         self.init(base: base, end: line.count)
     }
 
     @inline(__always)
-    func byte(_ at: Int) -> UInt8 { base.load(fromByteOffset: at, as: UInt8.self) }
+    package func byte(_ at: Int) -> UInt8 { base.load(fromByteOffset: at, as: UInt8.self) }
 
     @inline(__always)
-    func bytes(_ slice: LineSlice) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + slice.start, count: slice.count) }
+    package func bytes(_ slice: LineSlice) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + slice.start, count: slice.count) }
 
     /// The slice as a view, valid while the line under the cursor is.
     @inline(__always)
-    func view(_ slice: LineSlice) -> ByteView { ByteView(bytes(slice)) }
+    package func view(_ slice: LineSlice) -> ByteView { ByteView(bytes(slice)) }
 
     /// The slice as a `String`; `nil` when it is not valid UTF-8.
-    func text(_ slice: LineSlice) -> String? {
+    package func text(_ slice: LineSlice) -> String? {
         let bytes = self.bytes(slice)
         if !slice.nonASCII { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: bytes, as: UTF8.self)
@@ -50,7 +50,7 @@ struct Cursor {
 
     /// Consumes `expected` if it is the byte at the cursor.
     @inline(__always)
-    mutating func expect(_ expected: UInt8) -> Bool {
+    package mutating func expect(_ expected: UInt8) -> Bool {
         guard index < end, byte(index) == expected else { return false }
         index += 1
         return true
@@ -108,7 +108,7 @@ struct Cursor {
     /// A string's contents after its opening quote has been consumed; the
     /// cursor ends after the closing quote. `nil` for an escape or a control byte.
     @inline(__always)
-    mutating func string() -> LineSlice? {
+    package mutating func string() -> LineSlice? {
         let start = index
         var high: UInt8 = 0
         while index < end {
@@ -125,7 +125,7 @@ struct Cursor {
     }
 
     /// A JSON number; the cursor ends after it.
-    mutating func number() -> (value: Double, plainInteger: Bool)? {
+    package mutating func number() -> (value: Double, plainInteger: Bool)? {
         let start = index
         var negative = false
         if index < end, byte(index) == UInt8(ascii: "-") {

@@ -3,27 +3,27 @@
 /// (``UnescapedJSONText``), or a packed timestamp or UUID (written from its
 /// numbers). Lets ``SampleObjectWriter`` write a member from whichever form
 /// its caller holds, with the same bytes.
-protocol JSONStringText {
+package protocol JSONStringText {
     /// Appends `"…"`.
     func writeQuoted(into output: inout [UInt8])
 }
 
 extension String: JSONStringText {
     @inline(__always)
-    func writeQuoted(into output: inout [UInt8]) {
+    package func writeQuoted(into output: inout [UInt8]) {
         JSONWriter.writeString(self, into: &output)
     }
 }
 
 /// Text that never needs escaping: written between quotes as it is.
-protocol EscapeFreeJSONText: JSONStringText {
+package protocol EscapeFreeJSONText: JSONStringText {
     /// Appends the text, without quotes.
     func write(into output: inout [UInt8])
 }
 
 extension EscapeFreeJSONText {
     @inline(__always)
-    func writeQuoted(into output: inout [UInt8]) {
+    package func writeQuoted(into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         write(into: &output)
         output.append(UInt8(ascii: "\""))
@@ -53,7 +53,7 @@ struct CanonicalTimestampText: JSONStringText {
 /// `sdnn` or `rmssd`.
 extension HRVMeasure: EscapeFreeJSONText {
     @inline(__always)
-    func write(into output: inout [UInt8]) {
+    package func write(into output: inout [UInt8]) {
         switch self {
         case .sdnn: output.appendLiteral("sdnn")
         case .rmssd: output.appendLiteral("rmssd")

@@ -1,7 +1,7 @@
 /// A run of bytes in the line: offset and length.
-struct LineSlice {
-    var start: Int
-    var count: Int
+package struct LineSlice {
+    package var start: Int
+    package var count: Int
     /// Whether any byte is 0x80 or above (the text must be validated as UTF-8).
-    var nonASCII: Bool
+    package var nonASCII: Bool
 }

@@ -8,15 +8,15 @@
 /// ``JSONStringText``): a `String`, the bytes of the input line, or a packed
 /// timestamp or id. `EventCodecTests` checks the stored lines and
 /// `ContentIdentityTests` the content against reference builders in the tests.
-enum SampleObjectWriter {
+package enum SampleObjectWriter {
     /// The value members: `unit` and `value` of a quantity, or a sleep stage's `value`.
-    enum Reading<Text: JSONStringText> {
+    package enum Reading<Text: JSONStringText> {
         case quantity(unit: Text, value: Double)
         case sleep(stage: Text)
     }
 
     /// What the object is.
-    enum Form {
+    package enum Form {
         /// The stored line's `data`: with `eventID` and `extra` when present,
         /// and `input` (the quantity as written) when its unit is not the canonical one.
         case storedData(eventID: String?, extra: JSONObject, input: Quantity?)
@@ -32,7 +32,7 @@ enum SampleObjectWriter {
     ///   line that names the measure its source implies is the same content
     ///   as the line without it); `nil` for every other kind.
     @inline(__always)
-    static func write<Text: JSONStringText>(_ form: Form, end: some JSONStringText, id: some JSONStringText,
+    package static func write<Text: JSONStringText>(_ form: Form, end: some JSONStringText, id: some JSONStringText,
                                             kind: some JSONStringText, measure: HRVMeasure?, source: some JSONStringText,
                                             start: some JSONStringText, reading: Reading<Text>, into output: inout [UInt8]) {
         var object: CanonicalObjectWriter

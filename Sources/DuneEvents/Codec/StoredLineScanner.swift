@@ -335,7 +335,7 @@ package final class StoredLineScanner {
         }
     }
 
-    static func sampleKind(_ slice: LineSlice, _ base: UnsafeRawPointer) -> SampleKind? {
+    package static func sampleKind(_ slice: LineSlice, _ base: UnsafeRawPointer) -> SampleKind? {
         let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
         switch slice.count {
         case 9: return matches(bytes, "stepCount") ? .stepCount : nil
@@ -355,7 +355,7 @@ package final class StoredLineScanner {
         return matches(bytes, "rmssd") ? .rmssd : (matches(bytes, "sdnn") ? .sdnn : nil)
     }
 
-    static func sleepStage(_ slice: LineSlice, _ base: UnsafeRawPointer) -> SleepStage? {
+    package static func sleepStage(_ slice: LineSlice, _ base: UnsafeRawPointer) -> SleepStage? {
         let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
         for stage in SleepStage.allCases where matches(bytes, stage.staticRawValue) { return stage }
         return nil
@@ -375,7 +375,7 @@ package final class StoredLineScanner {
     }
 
     @inline(__always)
-    static func matches(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
+    package static func matches(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
         ByteView(bytes).matches(name)
     }
 }

@@ -3,9 +3,9 @@
 package enum TaskLifecycle {
     /// Which task of each feature is in flight.
     ///
-    /// Not ``UnfinishedTasks``, though both fold the same records: this keeps
+    /// Not `UnfinishedTasks`, though both fold the same records: this keeps
     /// one task per *feature* (the latest `started`), cleared only by an end
-    /// record of that task *in that feature*; ``UnfinishedTasks`` keeps every
+    /// record of that task *in that feature*; `UnfinishedTasks` keeps every
     /// started task *id*, cleared by any end record with that id. They differ
     /// when one task id is reported under two features (here one entry per
     /// feature, there one entry) or when a log holds two starts in a feature

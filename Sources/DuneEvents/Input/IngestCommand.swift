@@ -1,7 +1,7 @@
 /// One validated input line: the event it asks for, before the deciders run.
 ///
-/// Produced by ``InputParser`` from an input JSON line (or an equivalent
-/// object, e.g. from the Apple Health importer). ``content`` is the canonical
+/// Made from a typed value an app appends, or by `InputRules.command(from:)`
+/// (in DuneHealthImport) from an input object (a JSON input line, an Apple Health record). ``content`` is the canonical
 /// form of the line without its `eventID`; two lines with equal content are
 /// "the same" for idempotency.
 package struct IngestCommand: Sendable, Hashable {
@@ -32,7 +32,7 @@ package struct IngestCommand: Sendable, Hashable {
     /// The command for an intent ``InputRules`` accepted, with its content
     /// written by ``InputContent``: what both front ends (an input line, a
     /// typed value) end in, so equal values are equal content.
-    init(validated intent: Intent, eventID: String?, extra: JSONObject) {
+    package init(validated intent: Intent, eventID: String?, extra: JSONObject) {
         var content: [UInt8] = []
         InputContent.write(intent, unknown: extra, into: &content)
         self.init(intent: intent, eventID: eventID, extra: extra, content: content)

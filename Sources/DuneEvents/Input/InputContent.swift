@@ -11,11 +11,11 @@
 /// stored event gives it back (``Event/inputContent``) so that re-ingesting
 /// a line is recognised after the process rebuilds its state from the log;
 /// `ContentIdentityTests` checks all of them against the parsed object.
-enum InputContent {
+package enum InputContent {
     /// Writes the content of the line that asks for `intent`.
     ///
     /// - Parameter unknown: the line's members the parser did not read (``IngestCommand/extra``).
-    static func write(_ intent: IngestCommand.Intent, unknown: JSONObject, into output: inout [UInt8]) {
+    package static func write(_ intent: IngestCommand.Intent, unknown: JSONObject, into output: inout [UInt8]) {
         var object = CanonicalObjectWriter(merging: unknown)
         switch intent {
         case .sample(let sample):

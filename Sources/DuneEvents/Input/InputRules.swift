@@ -1,14 +1,19 @@
 /// A number with the name of the unit it was given in, as the rules read it.
-struct InputMeasure: Sendable, Hashable {
-    var value: Double
-    var unit: String
+package struct InputMeasure: Sendable, Hashable {
+    package var value: Double
+    package var unit: String
+
+    package init(value: Double, unit: String) {
+        self.value = value
+        self.unit = unit
+    }
 }
 
 /// A sample's fields, as ``InputRules/sample(_:)`` asks for them, in the
 /// order it asks: each front end answers from its own form of the input. The
 /// JSON line's reader refuses a missing field or a wrong JSON type; the typed
 /// value's reader has neither to refuse, and answers what the value holds.
-protocol SampleFieldReader {
+package protocol SampleFieldReader {
     mutating func kind() throws(Rejection) -> SampleKind
     mutating func id() throws(Rejection) -> String
     mutating func start() throws(Rejection) -> Timestamp
@@ -29,10 +34,11 @@ protocol SampleFieldReader {
 
 /// The one set of input rules (docs/input-format.md): required
 /// texts, timestamps, durations, units and plausible ranges, each with its
-/// rejection. The JSON line parser (``InputParser``, its fast paths too) and
-/// the typed values an app appends (`SampleInput` and the other commands)
-/// are two front ends on these functions; neither has rules of its own.
-enum InputRules {
+/// rejection. Input objects (`command(from:)`, in DuneHealthImport: the tools' JSON line
+/// parser, its fast paths too, and the Apple Health importer) and the typed
+/// values an app appends (`SampleInput` and the other commands) are two
+/// front ends on these functions; neither has rules of its own.
+package enum InputRules {
     /// The longest text field (ids, names, `eventID`), in UTF-8 bytes.
     static let maximumTextBytes = 256
 
@@ -40,12 +46,12 @@ enum InputRules {
     /// check of ``identifier(_:field:)`` and ``eventID(_:)``, for the fast
     /// paths, which measure slices of the line).
     @inline(__always)
-    static func acceptsText(byteCount: Int) -> Bool { byteCount > 0 && byteCount <= maximumTextBytes }
+    package static func acceptsText(byteCount: Int) -> Bool { byteCount > 0 && byteCount <= maximumTextBytes }
 
     // MARK: - Texts and timestamps
 
     /// `text` when it is 1–256 bytes (ids, sources, tasks, features, activity types).
-    static func identifier(_ text: String, field: String) throws(Rejection) -> String {
+    package static func identifier(_ text: String, field: String) throws(Rejection) -> String {
         guard !text.isEmpty else { throw Rejection(.emptyText, field: field, "field \"\(field)\" is empty") }
         guard text.utf8.count <= maximumTextBytes else {
             throw Rejection(.textTooLong, field: field, "field \"\(field)\" is longer than \(maximumTextBytes) bytes")
@@ -54,7 +60,7 @@ enum InputRules {
     }
 
     /// The idempotency key when it is absent or 1–256 bytes.
-    static func eventID(_ text: String?) throws(Rejection) -> String? {
+    package static func eventID(_ text: String?) throws(Rejection) -> String? {
         guard let text else { return nil }
         if text.isEmpty || text.utf8.count > maximumTextBytes {
             throw Rejection(text.isEmpty ? .emptyText : .textTooLong, field: "eventID", "field \"eventID\" must be 1–256 bytes")
@@ -66,7 +72,7 @@ enum InputRules {
     /// fraction below a second, and its instant inside ``TimestampWindow``.
     /// A parsed timestamp always has such an offset and fraction; a typed
     /// one is built from numbers that may not.
-    static func timestamp(_ timestamp: Timestamp, field: String) throws(Rejection) -> Timestamp {
+    package static func timestamp(_ timestamp: Timestamp, field: String) throws(Rejection) -> Timestamp {
         if timestamp.offsetSeconds % 60 != 0 || timestamp.offsetSeconds.magnitude >= 24 * 3600 {
             throw Rejection(.invalidTimestamp, field: field,
                             "field \"\(field)\": timestamp \"\(timestamp.text)\" has a UTC offset of \(timestamp.offsetSeconds) s; expected whole minutes within ±23:59")
@@ -84,7 +90,7 @@ enum InputRules {
     // MARK: - Samples
 
     /// The validated sample the reader's fields describe, converted to the kind's canonical unit.
-    static func sample<Reader: SampleFieldReader>(_ reader: inout Reader) throws(Rejection) -> Sample {
+    package static func sample<Reader: SampleFieldReader>(_ reader: inout Reader) throws(Rejection) -> Sample {
         let kind = try reader.kind()
         let id = try identifier(reader.id(), field: "id")
         let start = try timestamp(reader.start(), field: "start")
@@ -122,7 +128,7 @@ enum InputRules {
     /// Whether a sample of `kind` may last `seconds` (the check of
     /// ``duration(of:start:end:)``, for the fast paths, which have no message to write).
     @inline(__always)
-    static func acceptsDuration(seconds: Double, of kind: SampleKind) -> Bool {
+    package static func acceptsDuration(seconds: Double, of kind: SampleKind) -> Bool {
         seconds >= 0 && seconds / 3600 <= maximumHours(of: kind)
     }
 
@@ -145,7 +151,7 @@ enum InputRules {
 
     /// The quantity of a sample of `kind` given as `measure`: its value
     /// converted to the canonical unit, finite and inside the plausible range.
-    static func quantity(_ measure: InputMeasure, kind: SampleKind) throws(Rejection) -> Quantity {
+    package static func quantity(_ measure: InputMeasure, kind: SampleKind) throws(Rejection) -> Quantity {
         let value = measure.value, unit = measure.unit
         try finite(value, field: "value")
         guard let canonical = UnitConversion.canonicalValue(value, unit: unit, kind: kind) else {
@@ -224,7 +230,7 @@ enum InputRules {
 
     /// Refuses a refresh from `source` without the sample `kind` it needs:
     /// an observer's request names the kind it fired for.
-    static func refreshKind(_ kind: SampleKind?, for source: RefreshSource) throws(Rejection) {
+    package static func refreshKind(_ kind: SampleKind?, for source: RefreshSource) throws(Rejection) {
         if source == .healthKitObserver, kind == nil {
             throw Rejection(.missingField, field: "kind",
                             "field \"kind\" is required for source healthKitObserver (the sample kind the observer fired for)")
@@ -232,7 +238,7 @@ enum InputRules {
     }
 
     /// `minutes` when it is a sleep target: more than 0 and at most 1440.
-    static func sleepTarget(minutes: Double) throws(Rejection) -> Double {
+    package static func sleepTarget(minutes: Double) throws(Rejection) -> Double {
         try finite(minutes, field: "sleepTargetMinutes")
         guard minutes > 0, minutes <= 1440 else {
             throw Rejection(.outOfRange, field: "sleepTargetMinutes",

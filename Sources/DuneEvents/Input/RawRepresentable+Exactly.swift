@@ -6,7 +6,7 @@ extension RawRepresentable where RawValue == String {
     /// `healthKitObserver`. Input must not: the line's content keeps the bytes
     /// as written while the stored event gives back the raw value, and a
     /// retry of the line would then be answered as a conflict.
-    init?(exactly text: String) {
+    package init?(exactly text: String) {
         guard let value = Self(rawValue: text), value.rawValue.utf8.elementsEqual(text.utf8) else { return nil }
         self = value
     }

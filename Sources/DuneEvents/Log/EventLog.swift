@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// ```swift
 /// let log = try await EventLog(path: "Logs/events.jsonl")
-/// let result = try await log.ingest([try InputParser.parse(line)])
+/// let result = try await log.ingest([try IngestCommand.sample(input, eventID: nil)])
 /// await projections.apply(result.appended)
 /// ```
 ///

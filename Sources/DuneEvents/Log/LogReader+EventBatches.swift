@@ -438,7 +438,7 @@ extension LogReader {
         return DuneEventsError(.corruptLog, undecodableReason(error.reason), location: location)
     }
 
-    static func seqGapReason(_ seq: Int, expected: Int) -> String {
+    package static func seqGapReason(_ seq: Int, expected: Int) -> String {
         "seq \(seq) where \(expected) was expected: the log has a gap or a reordered line"
     }
 }

@@ -3,18 +3,18 @@
 /// The wrapper in this folder throws `Errno`; the one place that turns it into
 /// a user-facing `DuneEventsError` is `DuneEventsError.init(_:during:path:)`
 /// below, so every syscall failure reads the same way.
-struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
-    let rawValue: CInt
+package struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: CInt
 
-    init(_ rawValue: CInt) {
+    package init(_ rawValue: CInt) {
         self.rawValue = rawValue
     }
 
     /// The calling thread's `errno`, read right after a failed call.
-    static var current: Errno { Errno(system_errno()) }
+    package static var current: Errno { Errno(system_errno()) }
 
     /// The C library's text for this error, e.g. "No space left on device".
-    var description: String {
+    package var description: String {
         system_strerror(rawValue)
     }
 
@@ -27,7 +27,7 @@ struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
 /// `errno`. Do not use this for `close(2)`: on Linux the descriptor is gone
 /// even when `close` reports `EINTR`, and retrying could close another file.
 @inline(__always)
-func retryingOnInterrupt<Result: FixedWidthInteger>(_ body: () -> Result) throws(Errno) -> Result {
+package func retryingOnInterrupt<Result: FixedWidthInteger>(_ body: () -> Result) throws(Errno) -> Result {
     while true {
         let result = body()
         if result != -1 { return result }
@@ -40,7 +40,7 @@ func retryingOnInterrupt<Result: FixedWidthInteger>(_ body: () -> Result) throws
 
 /// What the log layer was doing when a system call failed; it chooses the
 /// error code and the wording of the message.
-enum FileOperation: Sendable, Equatable {
+package enum FileOperation: Sendable, Equatable {
     /// Opening a file (the log, a side file); `ENOENT`/`EACCES`/`EISDIR` here
     /// mean the input is unavailable.
     case open
@@ -86,7 +86,7 @@ extension DuneEventsError {
     ///   ("disk full") and `EFBIG` ("file size limit exceeded") → `.io`.
     ///
     /// The message names the path, the C library's text and what to do.
-    init(_ failure: Errno, during operation: FileOperation, path: String) {
+    package init(_ failure: Errno, during operation: FileOperation, path: String) {
         let location = Location(path: path)
         let quoted = "'\(path)'"
         let cause = "\(failure.description) (errno \(failure.rawValue))"

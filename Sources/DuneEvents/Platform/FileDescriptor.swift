@@ -4,25 +4,25 @@
 /// Every call retries on `EINTR` and throws `Errno`; mapping to
 /// `DuneEventsError` happens one level up, where the path is known. The value
 /// does not own the descriptor: whoever opened it closes it (`LogFile`).
-struct FileDescriptor: Sendable, Hashable {
-    let rawValue: CInt
+package struct FileDescriptor: Sendable, Hashable {
+    package let rawValue: CInt
     /// Where its writes, truncations, syncs and `close` go: the system calls,
     /// unless a test recording a crash's possible states opened it.
     let fileSystem: FileSystemWitness
 
-    init(rawValue: CInt, fileSystem: FileSystemWitness = .system) {
+    package init(rawValue: CInt, fileSystem: FileSystemWitness = .system) {
         self.rawValue = rawValue
         self.fileSystem = fileSystem
     }
 
-    static func == (lhs: FileDescriptor, rhs: FileDescriptor) -> Bool { lhs.rawValue == rhs.rawValue }
+    package static func == (lhs: FileDescriptor, rhs: FileDescriptor) -> Bool { lhs.rawValue == rhs.rawValue }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     // MARK: - Open and close
 
     /// How a file is opened; the platform's `O_*` flags stay in this folder.
-    enum Access: Sendable {
+    package enum Access: Sendable {
         /// `O_RDONLY`.
         case readOnly
         /// `O_RDONLY | O_NONBLOCK`: the open itself cannot block on a FIFO.
@@ -43,7 +43,7 @@ struct FileDescriptor: Sendable, Hashable {
     ///   - path: The file.
     ///   - access: Read, append, write or directory.
     ///   - fileSystem: The file system the descriptor's writes go to.
-    static func open(_ path: String, _ access: Access, fileSystem: FileSystemWitness = .system) throws(Errno) -> FileDescriptor {
+    package static func open(_ path: String, _ access: Access, fileSystem: FileSystemWitness = .system) throws(Errno) -> FileDescriptor {
         let operations = fileSystem.operations
         let raw = try retryingOnInterrupt { operations.open(path, access, creating: nil, permissions: 0) }
         return FileDescriptor(rawValue: raw, fileSystem: fileSystem)
@@ -52,7 +52,7 @@ struct FileDescriptor: Sendable, Hashable {
     /// Closes the descriptor. Never retried: on Linux the descriptor is
     /// released even when `close` fails, and a retry could close a file some
     /// other thread has just opened.
-    func close() throws(Errno) {
+    package func close() throws(Errno) {
         if fileSystem.operations.close(rawValue) == -1 {
             let failure = Errno.current
             if failure != .interrupted { throw failure }
@@ -74,7 +74,7 @@ struct FileDescriptor: Sendable, Hashable {
     /// cannot read).
     ///
     /// - Returns: The number of bytes read; `0` at end of file.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         return try retryingOnInterrupt { system_read(rawValue, base, buffer.count) }
     }
@@ -109,10 +109,10 @@ struct FileDescriptor: Sendable, Hashable {
 
     /// A single-call write function, the seam `LogFile` uses so tests can
     /// make a write fail part-way.
-    typealias WriteFunction = @Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int
+    package typealias WriteFunction = @Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int
 
     /// The real `write(2)`.
-    static let systemWrite: WriteFunction = { descriptor, buffer throws(Errno) in
+    package static let systemWrite: WriteFunction = { descriptor, buffer throws(Errno) in
         try descriptor.write(buffer)
     }
 
@@ -123,7 +123,7 @@ struct FileDescriptor: Sendable, Hashable {
     /// in the file, and the caller decides how to roll back.
     ///
     /// - Parameter write: The single-call write (the real one unless testing).
-    func writeAll(_ buffer: UnsafeRawBufferPointer, using write: WriteFunction = systemWrite) throws(Errno) {
+    package func writeAll(_ buffer: UnsafeRawBufferPointer, using write: WriteFunction = systemWrite) throws(Errno) {
         var written = 0
         while written < buffer.count {
             let rest = UnsafeRawBufferPointer(rebasing: buffer[written...])
@@ -138,7 +138,7 @@ struct FileDescriptor: Sendable, Hashable {
     /// Writes every byte of `bytes`, looping over short writes, like
     /// ``writeAll(_:using:)`` with the real `write(2)`: the safe signature for
     /// callers that hold the bytes in an array.
-    func writeAll(_ bytes: [UInt8]) throws(Errno) {
+    package func writeAll(_ bytes: [UInt8]) throws(Errno) {
         try bytes.withUnsafeBytes { buffer in
             Result { () throws(Errno) in try writeAll(buffer) }
         }.get()
@@ -147,7 +147,7 @@ struct FileDescriptor: Sendable, Hashable {
     /// One `pread(2)` of up to `count` bytes at `offset`.
     ///
     /// - Returns: The bytes read: fewer than `count` at end of file, none past it.
-    func read(upTo count: Int, atOffset offset: Int) throws(Errno) -> [UInt8] {
+    package func read(upTo count: Int, atOffset offset: Int) throws(Errno) -> [UInt8] {
         guard count > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: count)
         let read = try bytes.withUnsafeMutableBytes { buffer in
@@ -204,10 +204,10 @@ struct FileDescriptor: Sendable, Hashable {
 
     /// Applies a protection class to a descriptor: the seam tests use to
     /// make `F_SETPROTECTIONCLASS` fail as it does on Apple platforms.
-    typealias ProtectionFunction = @Sendable (FileDescriptor, FileProtection) throws(Errno) -> Void
+    package typealias ProtectionFunction = @Sendable (FileDescriptor, FileProtection) throws(Errno) -> Void
 
     /// The real `fcntl(F_SETPROTECTIONCLASS)` (`system_setProtectionClass`).
-    static let systemSetProtection: ProtectionFunction = { descriptor, protection throws(Errno) in
+    package static let systemSetProtection: ProtectionFunction = { descriptor, protection throws(Errno) in
         _ = try retryingOnInterrupt { system_setProtectionClass(descriptor.rawValue, protection.protectionClass) }
     }
 
@@ -238,7 +238,7 @@ struct FileDescriptor: Sendable, Hashable {
     }
 
     /// `fstat(2)`.
-    func status() throws(Errno) -> FileStatus {
+    package func status() throws(Errno) -> FileStatus {
         var status = FileStatus()
         _ = try retryingOnInterrupt { system_fstat(rawValue, &status) }
         return status
@@ -280,18 +280,20 @@ struct FileDescriptor: Sendable, Hashable {
 // MARK: - File status
 
 /// The parts of `struct stat` the log looks at (filled by `system_fstat` and `system_stat`).
-struct FileStatus: Sendable, Equatable {
-    var size = 0
+package struct FileStatus: Sendable, Equatable {
+    package var size = 0
     /// Whether `st_mode`'s type is `S_IFREG`.
-    var isRegularFile = false
+    package var isRegularFile = false
     /// Whether `st_mode`'s type is `S_IFDIR`.
-    var isDirectory = false
+    package var isDirectory = false
     /// Whether `st_mode`'s type is `S_IFLNK` (only from `lstat`).
-    var isSymbolicLink = false
+    package var isSymbolicLink = false
     /// The permission bits (`0o7777`) of `st_mode`.
     var permissions: UInt32 = 0
     /// Which file this is: device and inode.
     var identity = FileIdentity(device: 0, inode: 0)
+
+    package init() {}
 }
 
 // MARK: - File identity

@@ -3,10 +3,10 @@
 ///
 /// Like `FileDescriptor`, everything here retries on `EINTR`; functions that
 /// know enough context throw `DuneEventsError` directly.
-enum FileSystem {
+package enum FileSystem {
     /// The directory holding `path`: `"."` for a bare file name, `"/"` for a
     /// file in the root. Trailing slashes are ignored.
-    static func parentDirectory(of path: String) -> String {
+    package static func parentDirectory(of path: String) -> String {
         var bytes = Array(path.utf8)
         while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
@@ -18,7 +18,7 @@ enum FileSystem {
     /// `stat(2)` (follows symbolic links).
     ///
     /// - Returns: The status, or `nil` if nothing exists at `path`.
-    static func status(ofPath path: String) throws(Errno) -> FileStatus? {
+    package static func status(ofPath path: String) throws(Errno) -> FileStatus? {
         var status = FileStatus()
         while system_stat(path, &status) == -1 {
             let failure = Errno.current
@@ -80,7 +80,7 @@ enum FileSystem {
     // MARK: - Creating files
 
     /// What ``createFile(_:access:ifExists:protection:applyProtection:)`` does when `path` exists.
-    enum ExistingFile: Sendable {
+    package enum ExistingFile: Sendable {
         /// Fail with `EEXIST` (`O_EXCL`): the log, side files.
         case fail
         /// Empty it (`O_TRUNC`): temporary files, exports.
@@ -106,7 +106,7 @@ enum FileSystem {
     /// - Returns: The open descriptor; the caller closes it.
     /// - Throws: `Errno` from `open(2)` or `fcntl(2)`; on a failed `fcntl`
     ///   the new file is closed and removed.
-    static func createFile(_ path: String, access: FileDescriptor.Access, ifExists: ExistingFile, protection: FileProtection,
+    package static func createFile(_ path: String, access: FileDescriptor.Access, ifExists: ExistingFile, protection: FileProtection,
                            applyProtection: FileDescriptor.ProtectionFunction = FileDescriptor.systemSetProtection,
                            fileSystem: FileSystemWitness = .system) throws(Errno) -> FileDescriptor {
         let operations = fileSystem.operations
@@ -168,13 +168,13 @@ enum FileSystem {
 
     /// The names in directory `path`, sorted by their UTF-8 bytes (so callers
     /// act in the same order everywhere); `nil` if it cannot be listed.
-    static func entries(ofDirectory path: String) -> [String]? {
+    package static func entries(ofDirectory path: String) -> [String]? {
         system_directoryEntries(path)?.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The identity (device, inode) of the file `path` names now, following
     /// symbolic links; `nil` if nothing is there or it cannot be inspected.
-    static func identity(ofPath path: String) -> FileIdentity? {
+    package static func identity(ofPath path: String) -> FileIdentity? {
         (try? status(ofPath: path))??.identity
     }
 
@@ -182,7 +182,7 @@ enum FileSystem {
     /// `path` (`statvfs(3)` on Linux, `statfs(2)` on Darwin: see
     /// `system_freeSpace`), or `nil` if it cannot be asked. Declared in
     /// PrivacyInfo.xcprivacy (disk space, E174.1).
-    static func availableBytes(onFileSystemOf path: String) -> Int64? {
+    package static func availableBytes(onFileSystemOf path: String) -> Int64? {
         system_freeSpace(path)?.availableBytes
     }
 }

@@ -21,7 +21,7 @@ import Darwin
 /// `open(2)` with `O_CLOEXEC` always (a log descriptor must never leak into a
 /// child process, where it would keep the lock alive); with `creating`,
 /// `O_CREAT` and `O_EXCL` or `O_TRUNC`.
-func system_open(_ path: UnsafePointer<CChar>, _ access: FileDescriptor.Access,
+package func system_open(_ path: UnsafePointer<CChar>, _ access: FileDescriptor.Access,
                  creating existing: FileSystem.ExistingFile?, permissions: UInt32) -> CInt {
     var flags: CInt = switch access {
     case .readOnly: O_RDONLY
@@ -153,7 +153,7 @@ func system_stat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CI
 }
 
 /// `lstat(2)`: like `stat`, but a symbolic link describes itself (`isSymbolicLink`).
-func system_lstat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CInt {
+package func system_lstat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CInt {
     var info = stat()
     let result = lstat(path, &info)
     if result == 0 { status = FileStatus(info) }
@@ -212,7 +212,7 @@ func system_unlink(_ path: UnsafePointer<CChar>) -> CInt {
 }
 
 @inline(__always)
-func system_isatty(_ fd: CInt) -> Bool {
+package func system_isatty(_ fd: CInt) -> Bool {
     isatty(fd) == 1
 }
 
@@ -272,7 +272,7 @@ func system_strerror(_ code: CInt) -> String {
 /// The first `byte` in `base[0..<count]` (`memchr(3)`: vectorized by the C
 /// library, several times faster than a Swift byte loop on long lines).
 @inline(__always)
-func system_memchr(_ base: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
+package func system_memchr(_ base: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
     guard let found = memchr(base, CInt(byte), count) else { return nil }
     return UnsafeRawPointer(found)
 }
@@ -325,7 +325,7 @@ func system_sleep(seconds: Double) {
 // MARK: - Process
 
 /// `getenv(3)`, as a `String`; `nil` when unset or not UTF-8.
-func system_environment(_ name: String) -> String? {
+package func system_environment(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
     return String(validatingCString: value)
 }
@@ -333,13 +333,13 @@ func system_environment(_ name: String) -> String? {
 /// Ignores SIGPIPE (a closed stdout becomes an `EPIPE` write error) and
 /// SIGXFSZ (a write past `ulimit -f` fails with `EFBIG` instead of killing
 /// the process).
-func system_ignoreBrokenPipeAndFileSizeSignals() {
+package func system_ignoreBrokenPipeAndFileSizeSignals() {
     _ = signal(SIGPIPE, SIG_IGN)
     _ = signal(SIGXFSZ, SIG_IGN)
 }
 
 /// `exit(3)`.
-func system_exit(_ status: CInt) -> Never {
+package func system_exit(_ status: CInt) -> Never {
     exit(status)
 }
 
@@ -545,15 +545,15 @@ func system_adviseHugePages(_ base: UnsafeMutableRawPointer, _ byteCount: Int) {
 // MARK: - errno values
 
 extension Errno {
-    static let interrupted = Errno(EINTR)
+    package static let interrupted = Errno(EINTR)
     static let wouldBlock = Errno(EWOULDBLOCK)
     static let tryAgain = Errno(EAGAIN)
-    static let noSuchFile = Errno(ENOENT)
+    package static let noSuchFile = Errno(ENOENT)
     static let fileExists = Errno(EEXIST)
-    static let isDirectory = Errno(EISDIR)
+    package static let isDirectory = Errno(EISDIR)
     static let notDirectory = Errno(ENOTDIR)
-    static let permissionDenied = Errno(EACCES)
-    static let notPermitted = Errno(EPERM)
+    package static let permissionDenied = Errno(EACCES)
+    package static let notPermitted = Errno(EPERM)
     static let noSpace = Errno(ENOSPC)
     static let quotaExceeded = Errno(EDQUOT)
     static let fileTooLarge = Errno(EFBIG)

@@ -1,5 +1,5 @@
 /// The chunked line reader's buffer, shared by the log's ``LogLineReader``
-/// (and through it `tail --follow`) and the input's ``InputLineReader``:
+/// (and through it `tail --follow`) and the input's `InputLineReader`:
 /// bytes are read in large chunks, complete lines are handed out as ranges
 /// of the buffer, and the rule is the same for both: **never past the last
 /// `\n`**. Bytes after it (a line still being written, a torn tail, or the

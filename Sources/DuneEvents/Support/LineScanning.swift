@@ -1,6 +1,6 @@
 /// Where lines end: the one implementation every line reader of DuneEvents
 /// uses to split bytes at `\n` — the log's ``LogLineReader`` (and through it
-/// `tail --follow`'s ``LogTail``), the input's ``InputLineReader`` and the
+/// `tail --follow`'s `LogTail`), the input's `InputLineReader` and the
 /// chunk decoder of `LogReader.forEachEventBatch`.
 ///
 /// The rule they share: a line is complete only when its `\n` has been read.

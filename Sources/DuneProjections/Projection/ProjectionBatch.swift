@@ -2,7 +2,7 @@ import DuneEvents
 
 /// A batch of events a projection folds in one call: the events themselves
 /// (`[RecordedEvent]`, as appends produce them) or a decoded ``EventBatch``
-/// (the fast replay path), so that the actors and ``ProjectionSet`` have one
+/// (the fast replay path), so that the actors and `ProjectionSet` have one
 /// `apply` for both.
 package protocol ProjectionBatch: Sendable {
     /// Whether the batch holds no event.

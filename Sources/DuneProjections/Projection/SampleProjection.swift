@@ -26,7 +26,7 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
 
     /// A projection that folds no sample (only ``throughSeq`` advances): its
     /// read model is built from another projection's daily values
-    /// (``ProjectionSet/init(forFiles:)``), never from ``readModel()``.
+    /// (`ProjectionSet(forFiles:)`), never from ``readModel()``.
     package init(ignoringSamples: Bool) {
         samples = SampleStore(retaining: Model.retainedKinds, ignoringSamples: ignoringSamples)
     }
@@ -57,7 +57,7 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
     /// The ``DailyMetrics`` of every day with a sample, ascending: a
     /// snapshot's when they are current, else computed from the samples
     /// (what the readiness model is also built from, see
-    /// ``ProjectionSet/files()``).
+    /// `ProjectionSet.files()`).
     /// - Complexity: O(n log n) for n samples.
     package func modelMetrics() -> [DailyMetrics] {
         restoredMetrics.days(at: throughSeq) ?? samples.modelDailyValues().map(DailyMetrics.init)

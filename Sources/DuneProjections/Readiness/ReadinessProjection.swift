@@ -35,7 +35,7 @@ package struct ReadinessProjection: Projection, Equatable {
 
     /// A projection that folds the sleep target but no sample: its read
     /// model is built from another projection's day metrics
-    /// (``ProjectionSet/init(forFiles:)``), never from ``readModel()``.
+    /// (`ProjectionSet(forFiles:)`), never from ``readModel()``.
     package init(ignoringSamples: Bool) {
         samples = SampleStore(retaining: samples.retainedKinds, ignoringSamples: ignoringSamples)
     }

@@ -43,7 +43,7 @@ package struct SampleStore: Sendable, Equatable {
 
     /// A store that folds nothing and stays empty, keeping `retainedKinds`
     /// for equality: the store of a projection whose read model is computed
-    /// from another projection's samples (``ProjectionSet/init(forFiles:)``).
+    /// from another projection's samples (`ProjectionSet(forFiles:)`).
     package init(retaining retainedKinds: Set<SampleKind>, ignoringSamples: Bool) {
         ignoresSamples = ignoringSamples
         self.retainedKinds = retainedKinds

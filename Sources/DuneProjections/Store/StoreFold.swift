@@ -6,7 +6,7 @@ import DuneEvents
 /// Only the trends projection keeps samples (it keeps every kind); the
 /// readiness model is built from its days' metrics and the weekly stats from
 /// its daily values, as `rebuild` builds its files (see
-/// ``ProjectionSet/init(forFiles:)``). The readiness projection keeps only the
+/// `ProjectionSet(forFiles:)`). The readiness projection keeps only the
 /// sleep target, and the sync-status projection its refresh and task state.
 /// Every event is folded once into each, in one call, so the four are always
 /// at one ``throughSeq``.

@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneHealthImport
 
 /// Reads an input (a file, or stdin as `-`) line by line with bounded memory.
 ///

@@ -58,7 +58,7 @@ enum RebuildCommandLine {
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
 
-        if ProcessEnvironment.value(of: "DUNE_REBUILD_PROFILE") == "1" {
+        if ProcessCalls.environmentValue("DUNE_REBUILD_PROFILE") == "1" {
             try profile(path: path, names: names, out: arguments.value("--out"))
             return .success
         }

@@ -63,7 +63,7 @@ enum ReportCommandLine {
             case nil, .regularFile?, .directory?:
                 try AtomicFile.write(page, to: path)
             case .symbolicLink?, .other?:
-                try RedirectedOutput.write(page, to: path)
+                try ProcessCalls.writeThrough(page, to: path)
             }
         } catch {
             throw CommandFailure(exitCode: .ioError, message: "Error: cannot write the report to '\(path)': \(error.message)")

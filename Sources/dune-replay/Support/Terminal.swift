@@ -37,7 +37,7 @@ enum Terminal {
     static func out(buffer: UnsafeRawBufferPointer) -> Bool {
         guard !outputFailed else { return false }
         do throws(DuneEventsError) {
-            try StandardStreams.writeAll(buffer, to: StandardStreams.output, name: "standard output")
+            try ProcessCalls.writeAll(buffer, toDescriptor: StandardStreams.output, name: "standard output")
             return true
         } catch {
             failure.withLock { if $0 == nil { $0 = error } }
@@ -53,13 +53,13 @@ enum Terminal {
 
     /// Whether `fd` is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool {
-        StandardStreams.isTerminal(fd)
+        ProcessCalls.isTerminal(fd)
     }
 
     /// Whether colour may be used on `fd`: a terminal, and `NO_COLOR` unset or
     /// empty (no-color.org: only a non-empty value turns colour off).
     static func colorEnabled(_ fd: Int32) -> Bool {
-        isTerminal(fd) && (ProcessEnvironment.value(of: "NO_COLOR") ?? "").isEmpty
+        isTerminal(fd) && (ProcessCalls.environmentValue("NO_COLOR") ?? "").isEmpty
     }
 }
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+@testable import DuneTools
 
 /// `ByteView`'s invariants at their edges: empty views, every length around the
 /// eight-byte step of its comparison, a difference at every position, unaligned

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+import DuneTools
 
 @Suite struct CodecTests {
     static let at = Timestamp(epochSeconds: 1_772_230_320, offsetSeconds: 9 * 3600)

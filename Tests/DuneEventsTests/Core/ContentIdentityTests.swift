@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+@testable import DuneTools
 import DuneFixtures
 
 /// The canonical content of an input line has one builder, `InputContent`,

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+import DuneTools
 
 /// SPEC §11.1: every hrv sample knows whether it is SDNN or RMSSD; a line
 /// that does not say takes the measure from its source name.

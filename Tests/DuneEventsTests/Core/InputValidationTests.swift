@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+import DuneTools
 
 @Suite struct InputValidationTests {
     static let start = "2026-02-28T07:00:00+09:00"

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+@testable import DuneTools
 
 /// SPEC §2: every timestamp in [1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z),
 /// every sample other than sleep and workouts at most 24 h.

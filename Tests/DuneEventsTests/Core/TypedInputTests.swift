@@ -1,5 +1,7 @@
 import Testing
 @testable import DuneEvents
+import DuneHealthImport
+import DuneTools
 
 /// The two front ends of the input rules: a typed value and the equal
 /// `ingest` line are the same content and the same stored data, and are
@@ -85,7 +87,7 @@ import Testing
         let typed = try IngestCommand.sample(input, eventID: "key-1")
         let line = Self.line(of: input)
         let parsed = try InputParser.parse(String(line.dropLast()) + #","eventID":"key-1"}"#)
-        let reference = try InputParser.command(from: try #require(JSONParser.parse(line).objectValue))
+        let reference = try InputRules.command(from: try #require(JSONParser.parse(line).objectValue))
         #expect(typed == parsed, "\(line)")
         #expect(ContentDigest(typed.content) == ContentDigest(parsed.content))
         #expect(typed.content == reference.content)

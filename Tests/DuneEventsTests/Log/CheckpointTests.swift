@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+import DuneTools
 import DuneFixtures
 
 /// `<log>.checkpoint`: opening a log from its checkpoint gives exactly the

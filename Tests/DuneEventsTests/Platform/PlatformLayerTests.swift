@@ -34,11 +34,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = try LogFile.openForAppend(path: directory + "/events.jsonl")
         let held = try log.identity
-        #expect(FileIdentity.ofPath(directory + "/events.jsonl") == held)
+        #expect(FileSystem.identity(ofPath: directory + "/events.jsonl") == held)
         try AtomicFile.write(Array("new\n".utf8), to: directory + "/events.jsonl")
-        let replaced = try #require(FileIdentity.ofPath(directory + "/events.jsonl"))
+        let replaced = try #require(FileSystem.identity(ofPath: directory + "/events.jsonl"))
         #expect(replaced != held)
-        #expect(FileIdentity.ofPath(directory + "/missing") == nil)
+        #expect(FileSystem.identity(ofPath: directory + "/missing") == nil)
         #expect(try String(contentsOfFile: directory + "/events.jsonl", encoding: .utf8) == "new\n")
         #expect(PathKind.of(directory + "/events.jsonl") == .regularFile)
         #expect(PathKind.of(directory) == .directory)
@@ -69,8 +69,8 @@ import Testing
     }
 
     @Test func availableBytesIsPositiveOnAWritableDisk() throws {
-        let available = try #require(DiskSpace.availableBytes(onFileSystemOf: NSTemporaryDirectory()))
+        let available = try #require(FileSystem.availableBytes(onFileSystemOf: NSTemporaryDirectory()))
         #expect(available > 0)
-        #expect(DiskSpace.availableBytes(onFileSystemOf: "/no/such/dir-\(UUID().uuidString)") == nil)
+        #expect(FileSystem.availableBytes(onFileSystemOf: "/no/such/dir-\(UUID().uuidString)") == nil)
     }
 }

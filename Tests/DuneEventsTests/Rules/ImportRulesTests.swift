@@ -19,11 +19,11 @@ import Testing
     /// Foundation and its parts.
     static let foundation: Set<String> = ["Foundation", "FoundationEssentials", "FoundationXML", "FoundationNetworking"]
 
-    /// The pure core: these folders of DuneEvents, the input parser, and all of DuneProjections.
+    /// The pure core: these folders of DuneEvents, the input rules, and all of DuneProjections.
     static let coreFolders = ["Sources/DuneEvents/Model/", "Sources/DuneEvents/Codec/", "Sources/DuneEvents/Deciders/",
                               "Sources/DuneEvents/Batch/", "Sources/DuneProjections/"]
-    /// Input parsing and the input rules, inside the otherwise I/O-doing Input folder.
-    static let corePrefixes = ["Sources/DuneEvents/Input/InputParser", "Sources/DuneEvents/Input/InputRules",
+    /// The input rules, inside the otherwise I/O-doing Input folder.
+    static let corePrefixes = ["Sources/DuneEvents/Input/InputRules",
                                "Sources/DuneEvents/Input/IngestCommand", "Sources/DuneEvents/Input/Rejection",
                                "Sources/DuneEvents/Input/SampleInput", "Sources/DuneEvents/Input/SampleUnits"]
     /// What the core may import.

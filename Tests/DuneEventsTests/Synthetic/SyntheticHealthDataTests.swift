@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+import DuneTools
 import DuneFixtures
 
 /// All bytes of a generated input, lines joined with `\n` (small spans only).

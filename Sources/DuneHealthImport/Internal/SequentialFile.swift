@@ -1,7 +1,9 @@
-/// A file read front to back with `read(2)`, for the readers outside this
-/// module that may not call libc themselves (the Apple Health importer, the
-/// command line's input reader): it works for regular files and for standard
-/// input. The callers word the failures; this type only says what went wrong.
+import DuneEvents
+
+/// A file read front to back with `read(2)` through the platform layer's
+/// `FileDescriptor`, for the Apple Health importer and the command line's
+/// input reader (neither imports libc): it works for regular files and for
+/// standard input. The callers word the failures; this type only says what went wrong.
 ///
 /// Not `Sendable`: one reader owns it.
 package final class SequentialFile {
@@ -96,8 +98,8 @@ package final class SequentialFile {
     }
 }
 
-/// Byte search through the C library's `memchr`, for code outside this
-/// module (the importer's scanner) that may not call libc itself.
+/// Byte search through the C library's `memchr` (the platform layer's
+/// `system_memchr`), for the importer's scanner.
 package enum ByteSearch {
     /// The address of the first `byte` in `count` bytes at `base`, or `nil`.
     package static func first(_ byte: UInt8, in base: UnsafeRawPointer, count: Int) -> UnsafeRawPointer? {

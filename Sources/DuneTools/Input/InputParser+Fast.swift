@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// A sample line as the fast parser scanned it: the members' places in the
 /// line, not yet validated beyond their JSON types.
 struct ScannedSampleLine {

@@ -1,59 +1,8 @@
-/// Parses and validates input lines (docs/input-format.md) into ``IngestCommand``s.
-///
-/// Every rejection carries one precise reason naming the field, e.g.
-/// `field "start": timestamp "2026-02-28T07:12:00" has no UTC offset; add 'Z' or '±HH:MM'`.
-/// Unknown fields are kept in ``IngestCommand/extra``.
-package enum InputParser {
-    /// Lines longer than this are rejected without being parsed.
-    package static let maximumLineBytes = 1 << 20
+import DuneEvents
 
-    /// Why an input line was rejected: the one rejection type of input, typed or JSON.
-    package typealias Rejection = DuneEvents.Rejection
-
-    /// Parses one input line (without its newline).
-    ///
-    /// - Throws: ``Rejection`` with the reason.
-    package static func parse(_ line: UnsafeRawBufferPointer) throws(Rejection) -> IngestCommand {
-        guard line.count <= maximumLineBytes else {
-            throw Rejection(.lineTooLong, field: nil, "line is \(line.count) bytes; the limit is \(maximumLineBytes)")
-        }
-        let view = ByteView(line)
-        if let command = parseSample(view) ?? parseSignal(view) { return command }
-        return try parseGeneral(line)
-    }
-
-    /// The general parser: any line, through ``JSONParser`` and
-    /// ``command(from:)``, every rejection worded. ``parse(_:)-(UnsafeRawBufferPointer)``
-    /// falls back to it for every line its fast parsers do not take (other
-    /// shapes, other spellings, every rejected line); the tests check that
-    /// the fast parsers give what it gives for the lines they take.
-    package static func parseGeneral(_ line: UnsafeRawBufferPointer) throws(Rejection) -> IngestCommand {
-        guard line.count <= maximumLineBytes else {
-            throw Rejection(.lineTooLong, field: nil, "line is \(line.count) bytes; the limit is \(maximumLineBytes)")
-        }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(line)
-        } catch {
-            throw Rejection(.invalidJSON, field: nil, "invalid JSON at column \(error.column): \(error.reason)")
-        }
-        guard case .object(let object) = value else {
-            throw Rejection(.notAnObject, field: nil, "expected a JSON object, got \(value.typeDescription)")
-        }
-        return try command(from: object)
-    }
-
-    /// Parses one input line given as text (tests, small inputs).
-    package static func parse(_ line: String) throws(Rejection) -> IngestCommand {
-        let bytes = Array(line.utf8)
-        let result: Result<IngestCommand, Rejection> = bytes.withUnsafeBytes { buffer in
-            do throws(Rejection) { return .success(try parse(buffer)) } catch { return .failure(error) }
-        }
-        return try result.get()
-    }
-
+extension InputRules {
     /// Validates an input object (a parsed line, or an importer's record) by
-    /// ``InputRules``, the rules typed values are validated by too.
+    /// these rules, the rules typed values are validated by too.
     package static func command(from object: JSONObject) throws(Rejection) -> IngestCommand {
         var fields = InputFields(object: object)
         let type = try fields.string("type")
@@ -85,7 +34,7 @@ package enum InputParser {
 }
 
 /// Reads typed fields from an input object and remembers which were read,
-/// so that the rest can be kept as unknown fields: the JSON front end of
+/// so that the rest can be kept as unknown fields: the JSON object front end of
 /// ``InputRules``, which refuses what only JSON can get wrong (a missing
 /// field, a wrong JSON type, timestamp text, a name not in its list).
 struct InputFields {

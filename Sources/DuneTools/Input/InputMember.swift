@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// A member of an input line that the fast scanners take
 /// (`InputParser.scanSample` and `InputParser.parseSignal`): the
 /// one lookup from a key's bytes to its name. Each scanner then takes the

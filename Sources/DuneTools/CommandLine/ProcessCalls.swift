@@ -1,9 +1,10 @@
+import DuneEvents
+
 /// The platform calls that only the command line makes: standard streams, the
-/// environment, signals, exit, what a path names, a file written through a
-/// path, a file's first bytes. `package`, so that the command line's support
-/// (the DuneTools target: `StandardStreams`, `ProcessEnvironment`, `PathKind`,
-/// `RedirectedOutput`, `FolderContents`) never calls libc itself; an app has
-/// no use for them.
+/// environment, signals, exit, whether a path is missing, a file written
+/// through a path, a file's first bytes. Built on the platform layer's `package`
+/// wrappers (`FileDescriptor`, `FileSystem`, `system_*`), so that the command
+/// line never imports libc; not in DuneEvents, since an app has no use for them.
 package enum ProcessCalls {
     /// Writes every byte of `buffer` to descriptor `descriptor` (`write(2)`,
     /// retried on `EINTR` and short writes).
@@ -50,33 +51,6 @@ package enum ProcessCalls {
         system_exit(status)
     }
 
-    /// What a path names, as three flags (all `false`: something else, e.g. a FIFO).
-    package struct EntryKind: Sendable, Equatable {
-        /// A regular file.
-        package var isRegularFile: Bool
-        /// A directory.
-        package var isDirectory: Bool
-        /// A symbolic link (only when links are not followed).
-        package var isSymbolicLink: Bool
-    }
-
-    /// What `path` names: following symbolic links (`stat(2)`), or not
-    /// (`lstat(2)`: a link is itself); `nil` when nothing is there or it
-    /// cannot be inspected.
-    package static func entryKind(ofPath path: String, followingLinks: Bool) -> EntryKind? {
-        var status = FileStatus()
-        if followingLinks {
-            guard let found = (try? FileSystem.status(ofPath: path)) ?? nil else { return nil }
-            status = found
-        } else {
-            while system_lstat(path, &status) == -1 {
-                if Errno.current != .interrupted { return nil }
-            }
-        }
-        return EntryKind(isRegularFile: status.isRegularFile, isDirectory: status.isDirectory,
-                         isSymbolicLink: status.isSymbolicLink)
-    }
-
     /// Opens `path` for writing (following a symbolic link; created with mode
     /// 0600 when nothing is there; a regular file is truncated), writes every
     /// byte of `bytes`, and closes it. Not atomic and not synced.
@@ -101,22 +75,6 @@ package enum ProcessCalls {
         }
     }
 
-    /// The bytes this process may still write on the file system holding
-    /// `path` (`statvfs(2)`), or `nil` when it cannot be asked.
-    package static func availableBytes(onFileSystemOf path: String) -> Int64? {
-        FileSystem.availableBytes(onFileSystemOf: path)
-    }
-
-    /// The folder holding `path`: `.` for a bare file name, `/` for a file in the root.
-    package static func folder(of path: String) -> String {
-        FileSystem.parentDirectory(of: path)
-    }
-
-    /// The names in `directory`, sorted by their UTF-8 bytes; `nil` if it cannot be listed.
-    package static func names(in directory: String) -> [String]? {
-        FileSystem.entries(ofDirectory: directory)
-    }
-
     /// Up to `count` bytes from the start of the regular file `path`; `nil` if it cannot be read.
     package static func prefix(of path: String, count: Int) -> [UInt8]? {
         guard let status = (try? FileSystem.status(ofPath: path)) ?? nil, status.isRegularFile,
@@ -124,24 +82,5 @@ package enum ProcessCalls {
         else { return nil }
         defer { try? descriptor.close() }
         return try? descriptor.read(upTo: count, atOffset: 0)
-    }
-}
-
-extension FileIdentity {
-    /// The identity of the file `path` names now (following symbolic links),
-    /// or `nil` when nothing is there: compare with a held file's identity to
-    /// ask "does this path still name the file I hold?".
-    package static func ofPath(_ path: String) -> FileIdentity? {
-        FileSystem.identity(ofPath: path)
-    }
-}
-
-extension LogFile {
-    /// The identity (device, inode) of the open file, for snapshot stamps and
-    /// for noticing that the log's path now names another file.
-    ///
-    /// - Throws: `DuneEventsError` `.io` if `fstat` fails or the file is closed.
-    package var identity: FileIdentity {
-        get throws(DuneEventsError) { try status().identity }
     }
 }

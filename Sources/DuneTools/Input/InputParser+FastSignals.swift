@@ -1,3 +1,5 @@
+import DuneEvents
+
 extension InputParser {
     /// The fast path of the byte-level `parse(_:)` for the app's
     /// signal lines — `refresh` (`source`, `kind`, `at`) and `task` (`task`,

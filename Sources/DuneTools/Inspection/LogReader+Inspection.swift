@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// One stored line as the inspection commands read it: an event, or a line
 /// of a newer version than this build reads, named but not interpreted.
 package enum InspectedLine: Sendable {

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// A file written from its start in pieces, for output too large to hold at
 /// once (a multi-gigabyte Apple Health export for a benchmark): created or
 /// truncated (mode 0600), each piece written in full, closed when released.
