@@ -78,7 +78,7 @@ import DuneOracles
     /// What the scanner made of `line`: the event, or `nil` when it declined.
     static func scan(_ line: [UInt8]) -> RecordedEvent? {
         var builder = EventBatchBuilder()
-        let handled = line.withUnsafeBytes { StoredLineScanner().decode($0, into: &builder) }
+        let handled = ByteView.with(line) { StoredLineScanner().decode($0, into: &builder) }
         guard handled else { return nil }
         let batch = builder.build()
         return batch.count == 1 ? batch[0] : nil
@@ -215,7 +215,7 @@ import DuneOracles
                                            offsetMinutes: Int16(parsed.offsetSeconds / 60))
             }
             let padded = bytes + Array(#"","x":1}"#.utf8)  // the scanner may read past the text
-            let packed = padded.withUnsafeBytes { PackedTimestamp(canonical: UnsafeRawBufferPointer(rebasing: $0[..<bytes.count])) }
+            let packed = ByteView.with(padded) { PackedTimestamp(canonical: $0.subview(0..<bytes.count)) }
             #expect(packed == expected, "\(text)")
             if let packed { #expect(packed.timestamp.text == text) }
         }
