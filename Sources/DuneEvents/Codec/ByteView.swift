@@ -62,7 +62,6 @@ package struct ByteView: RandomAccessCollection {
     /// on a copy. The view is valid only inside `body`.
     @inlinable @inline(__always)
     package static func with<Bytes: Collection<UInt8>, Result>(contentsOf bytes: Bytes, _ body: (ByteView) throws -> Result) rethrows -> Result {
-        if let view = bytes as? ByteView { return try body(view) }
         if let result = try bytes.withContiguousStorageIfAvailable({ try body(ByteView(UnsafeRawBufferPointer($0))) }) {
             return result
         }
