@@ -13,7 +13,7 @@
 ///   fixed layout, and a check per byte would slow them.
 /// - **Lifetime.** A view owns nothing. It is valid only inside the closure
 ///   that made it (``with(_:_:)``, ``appending(_:to:_:)``,
-///   ``string(count:_:)``, ``with(bytesOf:_:)``); never store one.
+///   ``string(count:_:)``); never store one.
 /// - **Exclusivity.** While a view of an array's storage exists, nothing else
 ///   reads or writes that array: the closures hold the array `inout`.
 /// - **Alignment.** None is assumed: multi-byte stores are unaligned.
@@ -96,12 +96,5 @@ package struct MutableByteView {
             body(MutableByteView(UnsafeMutableRawBufferPointer(buffer)))
             return count
         }
-    }
-
-    /// Runs `body` with a writable view of `value`'s memory: for a tuple of
-    /// integers used as a small fixed buffer on the stack.
-    @inlinable @inline(__always)
-    package static func with<Value, Result>(bytesOf value: inout Value, _ body: (MutableByteView) throws -> Result) rethrows -> Result {
-        try withUnsafeMutableBytes(of: &value) { try body(MutableByteView($0)) }
     }
 }

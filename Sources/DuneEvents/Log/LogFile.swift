@@ -336,14 +336,12 @@ package final class LogFile: Sendable {
     /// - Throws: `DuneEventsError` `.io` with "disk full", "file size limit
     ///   exceeded", … and what to do; the message also says whether the
     ///   rollback succeeded. Also `.io` if this `LogFile` is not the writer.
-    package func append(_ bytes: ByteView, sync: Bool) throws(DuneEventsError) {
-        try appendBatch(isEmpty: bytes.isEmpty, sync: sync) { descriptor throws(Errno) in
-            try descriptor.writeAll(bytes, using: writeOnce)
-        }
+    package func append(_ bytes: [UInt8], sync: Bool) throws(DuneEventsError) {
+        try append(parts: [bytes], sync: sync)
     }
 
     /// Appends a whole batch held in several buffers (`parts`, in order), or
-    /// nothing: as ``append(_:sync:)-(ByteView,_)`` of their
+    /// nothing: as ``append(_:sync:)`` of their
     /// bytes back to back — one rollback point before the first, one sync
     /// after the last — without copying them into one buffer first.
     package func append(parts: [[UInt8]], sync: Bool) throws(DuneEventsError) {
@@ -377,10 +375,6 @@ package final class LogFile: Sendable {
         }
     }
 
-    /// Appends a whole batch, or nothing; see `append(_:sync:)` for a ``ByteView``.
-    package func append(_ bytes: [UInt8], sync: Bool) throws(DuneEventsError) {
-        try append(parts: [bytes], sync: sync)
-    }
 
     /// Truncates the file back to `size` after a failed append and says so in
     /// the returned error.

@@ -155,11 +155,6 @@ struct FileDescriptor: Sendable, Hashable {
         }.get()
     }
 
-    /// Writes every byte in view, looping over short writes (see ``writeAll(_:using:)``).
-    func writeAll(_ bytes: ByteView, using write: WriteFunction = systemWrite) throws(Errno) {
-        try writeAll(bytes.buffer, using: write)
-    }
-
     /// One `write(2)` of the bytes in view.
     ///
     /// - Returns: The number of bytes written, possibly fewer than asked.

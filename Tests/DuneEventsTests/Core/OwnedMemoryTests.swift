@@ -69,15 +69,6 @@ import Testing
         #expect(PackedUUID("6F9619FF-8B86-D011-B42D-00C04FC964FF")?.text == "6F9619FF-8B86-D011-B42D-00C04FC964FF")
     }
 
-    @Test func aValuesBytesAreWritableInPlace() {
-        var words: (UInt32, UInt32) = (0, 0)
-        MutableByteView.with(bytesOf: &words) { view in
-            #expect(view.count == 8)
-            view.storeLittleEndian(UInt32(7), at: 4)
-        }
-        #expect(words.0 == 0 && words.1 == 7)
-    }
-
     // MARK: - AlignedBytes
 
     @Test(arguments: [1, 16, 64, 4096])

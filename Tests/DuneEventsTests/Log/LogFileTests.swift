@@ -168,7 +168,7 @@ import Testing
             let batch = logTestSealedLine(seq: 1) + logTestSealedLine(seq: 2)
             try log.append(batch, sync: true)
             try log.append([], sync: true)
-            try ByteView.with(Array(logTestSealedLine(seq: 3))) { try log.append($0, sync: false) }
+            try log.append(logTestSealedLine(seq: 3), sync: false)
             let expected = batch + logTestSealedLine(seq: 3)
             #expect(try log.size == expected.count)
             #expect(try logTestRead(path) == expected)
