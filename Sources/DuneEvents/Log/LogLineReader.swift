@@ -37,7 +37,7 @@ package final class LogLineReader {
     /// The number of bytes asked for per `pread` (at least 1).
     package let chunkSize: Int
 
-    /// The chunked line buffer (shared with ``InputLineReader``); grown for long lines.
+    /// The chunked line buffer (shared with `InputLineReader`); grown for long lines.
     private var lines: LineBuffer
 
     /// Set while a body runs, to catch reentrant use.

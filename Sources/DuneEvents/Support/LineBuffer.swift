@@ -1,5 +1,5 @@
 /// The chunked line reader's buffer, shared by the log's ``LogLineReader``
-/// (and through it `tail --follow`) and the input's ``InputLineReader``:
+/// (and through it `tail --follow`) and the input's `InputLineReader`:
 /// bytes are read in large chunks, complete lines are handed out as ranges
 /// of the buffer, and the rule is the same for both: **never past the last
 /// `\n`**. Bytes after it (a line still being written, a torn tail, or the
@@ -156,7 +156,7 @@ package struct LineBuffer: ~Copyable {
 
 /// Where lines end: the one implementation every line reader of DuneEvents
 /// uses to split bytes at `\n` — the log's ``LogLineReader`` (and through it
-/// `tail --follow`'s ``LogTail``), the input's ``InputLineReader`` and the
+/// `tail --follow`'s `LogTail`), the input's `InputLineReader` and the
 /// chunk decoder of `LogReader.forEachEventBatch`.
 ///
 /// The rule they share: a line is complete only when its `\n` has been read.
