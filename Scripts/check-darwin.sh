@@ -59,7 +59,10 @@ prepare() {
     [[ $target == macOS ]] && macos=true
     local dir="$work/$target"
     mkdir -p "$dir"
-    cp "$platform"/*.swift Sources/DuneEvents/DuneEventsError.swift "$standin/ModuleStandIns.swift" "$dir/"
+    # The byte views the platform layer's safe signatures take are copied whole
+    # (small, and they need nothing else of the module).
+    cp "$platform"/*.swift Sources/DuneEvents/DuneEventsError.swift Sources/DuneEvents/Codec/ByteView.swift \
+        Sources/DuneEvents/Codec/MutableByteView.swift "$standin/ModuleStandIns.swift" "$dir/"
     sed -E -i "/^[[:space:]]*#(if|elseif)[[:space:]]/{
         s/canImport\((Glibc|Musl)\)/false/g
         s/os\(macOS\)/$macos/g

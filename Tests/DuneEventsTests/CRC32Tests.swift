@@ -100,12 +100,12 @@ func bytewiseCRC32(_ bytes: [UInt8]) -> UInt32 {
         #expect(bytes == Array("x=1c291ca3".utf8))
 
         var buffer = [UInt8](repeating: UInt8(ascii: "-"), count: 10)
-        buffer.withUnsafeMutableBytes { CRC32.writeHex(0xdead_beef, into: $0) }
+        MutableByteView.with(&buffer) { CRC32.writeHex(0xdead_beef, into: $0) }
         #expect(buffer == Array("deadbeef--".utf8))
     }
 
     @Test func parseHexAcceptsOnlyTheStoredForm() {
-        func parse(_ text: String) -> UInt32? { Array(text.utf8).withUnsafeBytes { CRC32.parseHex($0) } }
+        func parse(_ text: String) -> UInt32? { ByteView.with(Array(text.utf8)) { CRC32.parseHex($0) } }
         #expect(parse("cbf43926") == 0xcbf4_3926)
         #expect(parse("00000000") == 0)
         #expect(parse("CBF43926") == nil)

@@ -63,7 +63,7 @@ package enum ReferenceLogReader {
     }
 
     /// Checks one stored line's CRC and decodes it with the reference decoder.
-    static func decode(_ line: UnsafeRawBufferPointer, lineNumber: Int, offset: Int, path: String) throws(DuneEventsError) -> RecordedEvent {
+    static func decode(_ line: ByteView, lineNumber: Int, offset: Int, path: String) throws(DuneEventsError) -> RecordedEvent {
         let location = DuneEventsError.Location(path: path, line: lineNumber, byteOffset: offset)
         guard StoredLine.isIntact(line) else {
             throw DuneEventsError(.corruptLog, "the line's CRC does not match its bytes (damaged or edited); restore the log from a backup or cut it before this line",

@@ -186,18 +186,18 @@ import DuneTools
         var slots = [UInt64](repeating: 0, count: 1024)
         slots[7] = UInt64(99) << 32 | 3
         #expect(SampleIndex(capacity: 1024, count: 2, fill: { buffer in
-            slots.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            ZeroedMemory.withBytes(of: slots) { buffer.copy($0, to: 0) }
             return true
         }) == nil)
         slots[9] = UInt64(98) << 32 | 1
         #expect(SampleIndex(capacity: 1024, count: 3, fill: { buffer in
-            slots.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            ZeroedMemory.withBytes(of: slots) { buffer.copy($0, to: 0) }
             return true
         }) == nil)
         #expect(SampleIndex(capacity: 1024, count: 3, fill: { buffer in
             slots[7] = UInt64(99) << 32 | 2
             slots[11] = UInt64(97) << 32 | 3
-            slots.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            ZeroedMemory.withBytes(of: slots) { buffer.copy($0, to: 0) }
             return true
         }) != nil)
     }

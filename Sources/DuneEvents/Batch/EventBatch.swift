@@ -214,7 +214,7 @@ package struct EventBatchBuilder: Sendable {
                                              start: PackedTimestamp, end: PackedTimestamp, source: ByteView,
                                              hrvMeasure: HRVMeasure? = nil, version: Int = EventVersions.current(.sampleIngested)) -> Bool {
         let row = Int32(samples.count)
-        guard samples.appendPacked(id: id, seq: seq, kindIndex: kindIndex, value: value, start: start, end: end, source: source.buffer,
+        guard samples.appendPacked(id: id, seq: seq, kindIndex: kindIndex, value: value, start: start, end: end, source: source,
                                    hrvMeasure: hrvMeasure) else {
             return false
         }

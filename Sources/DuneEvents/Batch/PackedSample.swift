@@ -7,7 +7,7 @@
 /// else — workouts, converted units, other ids or timestamp texts — is a
 /// *full* row: the ``Sample`` itself is kept in ``SampleBlock/fullSamples``
 /// and the row holds its index, seq, kind and (when it packs) id.
-package struct PackedSample: Sendable {
+package struct PackedSample: Sendable, BitwiseCopyable {
     package var idHigh: UInt64
     package var idLow: UInt64
     package var seq: Int

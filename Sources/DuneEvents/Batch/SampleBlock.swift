@@ -119,8 +119,7 @@ package struct SampleBlockBuilder: Sendable {
                 break
             }
             if let value {
-                var source = sample.source
-                let index = source.withUTF8 { internSource(UnsafeRawBufferPointer($0), validated: sample.source) }
+                let index = ByteView.with(sample.source) { internSource($0, validated: sample.source) }
                 if let index {
                     rows.append(PackedSample(
                         idHigh: packedID.high, idLow: packedID.low, seq: seq, value: value,
@@ -159,7 +158,7 @@ package struct SampleBlockBuilder: Sendable {
     @inline(__always)
     package mutating func appendPacked(id: PackedUUID, seq: Int, kindIndex: UInt8, value: Double,
                                        start: PackedTimestamp, end: PackedTimestamp,
-                                       source: UnsafeRawBufferPointer, hrvMeasure: HRVMeasure? = nil) -> Bool {
+                                       source: ByteView, hrvMeasure: HRVMeasure? = nil) -> Bool {
         guard let sourceIndex = internSource(source, validated: nil) else { return false }
         let measureFlags = kindIndex == SampleKind.hrvIndex
             ? PackedSample.measureFlags(kindIndex: kindIndex, hrvMeasure ?? sourceMeasures[Int(sourceIndex)]) : 0
@@ -175,7 +174,7 @@ package struct SampleBlockBuilder: Sendable {
 
     /// The index of the source with exactly these bytes, adding it if new.
     @inline(__always)
-    private mutating func internSource(_ bytes: UnsafeRawBufferPointer, validated: String?) -> UInt16? {
+    private mutating func internSource(_ bytes: ByteView, validated: String?) -> UInt16? {
         if lastSource >= 0, Self.equal(sourceBytes[lastSource], bytes) { return UInt16(lastSource) }
         if sourceBytes.count <= Self.scannedSources {
             for index in sourceBytes.indices where Self.equal(sourceBytes[index], bytes) {
@@ -195,7 +194,7 @@ package struct SampleBlockBuilder: Sendable {
             name = checked
         }
         sources.append(name)
-        sourceMeasures.append(HRVMeasure(sourceBytes: ByteView(bytes)))
+        sourceMeasures.append(HRVMeasure(sourceBytes: bytes))
         sourceBytes.append(Array(bytes))
         lastSource = sources.count - 1
         if sourceBytes.count > Self.scannedSources {
@@ -209,10 +208,9 @@ package struct SampleBlockBuilder: Sendable {
     }
 
     @inline(__always)
-    private static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+    private static func equal(_ stored: [UInt8], _ bytes: ByteView) -> Bool {
         guard stored.count == bytes.count else { return false }
-        guard !stored.isEmpty else { return true }
-        return stored.withUnsafeBytes { ByteView.equal($0.baseAddress!, bytes.baseAddress!, count: bytes.count) }
+        return ByteView.with(stored) { $0 == bytes }
     }
 
     /// The block. Rows reserved for a whole chunk's lines but not filled
@@ -225,8 +223,6 @@ package struct SampleBlockBuilder: Sendable {
     /// `rows` in a buffer of its own size when more than an eighth of its capacity is unused.
     static func trimmed(_ rows: [PackedSample]) -> [PackedSample] {
         guard rows.capacity - rows.count > rows.count / 8 else { return rows }
-        return [PackedSample](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
-            initialized = rows.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
-        }
+        return Array(rows[...])  // a copy into a buffer allocated for `count` rows
     }
 }

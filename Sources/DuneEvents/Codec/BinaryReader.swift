@@ -16,13 +16,13 @@ package struct BinaryReader {
     package mutating func uint32() -> UInt32? {
         guard index + 4 <= bytes.count else { return nil }
         defer { index += 4 }
-        return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: index, as: UInt32.self)) }
+        return load(UInt32.self)
     }
 
     package mutating func uint64() -> UInt64? {
         guard index + 8 <= bytes.count else { return nil }
         defer { index += 8 }
-        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: index, as: UInt64.self)) }
+        return load(UInt64.self)
     }
 
     package mutating func integer() -> Int? {
@@ -51,11 +51,10 @@ package struct BinaryReader {
         guard count >= 0, index + count * 16 <= bytes.count else { return nil }
         let start = index
         index += count * 16
-        return bytes.withUnsafeBytes { raw in
+        return ByteView.with(bytes) { raw in
             (0..<count).map { item in
                 let at = start + item * 16
-                return ContentDigest(high: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
-                                     low: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
+                return ContentDigest(high: raw.loadLittleEndian(at: at, as: UInt64.self), low: raw.loadLittleEndian(at: at + 8, as: UInt64.self))
             }
         }
     }
@@ -69,7 +68,7 @@ package struct BinaryReader {
     package mutating func uint16() -> UInt16? {
         guard index + 2 <= bytes.count else { return nil }
         defer { index += 2 }
-        return bytes.withUnsafeBytes { UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: index, as: UInt16.self)) }
+        return load(UInt16.self)
     }
 
     package mutating func double() -> Double? {
@@ -81,5 +80,11 @@ package struct BinaryReader {
         guard let count = count(itemBytes: 1) else { return nil }
         defer { index += count }
         return bytes[index..<(index + count)]
+    }
+
+    /// The little-endian `T` at the read position, which the caller checked is inside the bytes.
+    @inline(__always)
+    private func load<T: FixedWidthInteger>(_ type: T.Type) -> T {
+        ByteView.with(bytes) { $0.loadLittleEndian(at: index, as: T.self) }
     }
 }

@@ -6,11 +6,11 @@ package struct BinaryWriter {
     package init() {}
 
     package mutating func uint32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        littleEndian(value)
     }
 
     package mutating func uint64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        littleEndian(value)
     }
 
     package mutating func integer(_ value: Int) {
@@ -29,13 +29,12 @@ package struct BinaryWriter {
 
     /// `digests` back to back, 16 bytes each (as ``digest(_:)`` writes them), in one copy.
     package mutating func digests(_ digests: [ContentDigest]) {
-        var words: [UInt64] = []
-        words.reserveCapacity(digests.count * 2)
-        for digest in digests {
-            words.append(digest.high.littleEndian)
-            words.append(digest.low.littleEndian)
+        MutableByteView.appending(digests.count * 16, to: &bytes) { room in
+            for (item, digest) in digests.enumerated() {
+                room.storeLittleEndian(digest.high, at: item * 16)
+                room.storeLittleEndian(digest.low, at: item * 16 + 8)
+            }
         }
-        words.withUnsafeBytes { bytes.append(contentsOf: $0) }
     }
 
     package mutating func uint8(_ value: UInt8) {
@@ -43,7 +42,7 @@ package struct BinaryWriter {
     }
 
     package mutating func uint16(_ value: UInt16) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        littleEndian(value)
     }
 
     package mutating func double(_ value: Double) {
@@ -54,5 +53,11 @@ package struct BinaryWriter {
     package mutating func data(_ data: [UInt8]) {
         integer(data.count)
         bytes.append(contentsOf: data)
+    }
+
+    /// Appends `value`'s bytes, least significant first.
+    @inline(__always)
+    private mutating func littleEndian<T: FixedWidthInteger>(_ value: T) {
+        MutableByteView.appending(MemoryLayout<T>.size, to: &bytes) { $0.storeLittleEndian(value, at: 0) }
     }
 }

@@ -38,10 +38,34 @@ package struct ByteView: RandomAccessCollection {
         self.buffer = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
+    /// The same view: lets code written for a raw buffer's wrapper take a view as it is.
+    @inlinable @inline(__always)
+    package init(_ view: ByteView) {
+        self = view
+    }
+
     /// Runs `body` with a view of `bytes`' storage; the view is valid only inside `body`.
     @inlinable @inline(__always)
-    package static func with<Result>(_ bytes: [UInt8], _ body: (ByteView) -> Result) -> Result {
-        bytes.withUnsafeBytes { body(ByteView($0)) }
+    package static func with<Result>(_ bytes: [UInt8], _ body: (ByteView) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBytes { try body(ByteView($0)) }
+    }
+
+    /// Runs `body` with a view of `bytes` (the slice's own storage, not a
+    /// copy); the view is valid only inside `body`.
+    @inlinable @inline(__always)
+    package static func with<Result>(_ bytes: ArraySlice<UInt8>, _ body: (ByteView) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBytes { try body(ByteView($0)) }
+    }
+
+    /// Runs `body` with a view of any collection of bytes: in place when its
+    /// storage is contiguous (an array, a slice, a raw buffer, a view), else
+    /// on a copy. The view is valid only inside `body`.
+    @inlinable @inline(__always)
+    package static func with<Bytes: Collection<UInt8>, Result>(contentsOf bytes: Bytes, _ body: (ByteView) throws -> Result) rethrows -> Result {
+        if let result = try bytes.withContiguousStorageIfAvailable({ try body(ByteView(UnsafeRawBufferPointer($0))) }) {
+            return result
+        }
+        return try Array(bytes).withUnsafeBytes { try body(ByteView($0)) }
     }
 
     /// Runs `body` with a view of `text`'s UTF-8, in place for a native
@@ -75,6 +99,34 @@ package struct ByteView: RandomAccessCollection {
     @inlinable
     package subscript(_ index: Int) -> UInt8 {
         @inline(__always) get { buffer[index] }
+    }
+
+    /// The bytes at `range` of this view, as a view of the same memory.
+    /// `range` must lie in `0...count` (checked in debug builds).
+    @inlinable @inline(__always)
+    package func subview(_ range: Range<Int>) -> ByteView {
+        ByteView(UnsafeRawBufferPointer(rebasing: buffer[range]))
+    }
+
+    /// The bytes from `start` to the end of the view.
+    @inlinable @inline(__always)
+    package func subview(from start: Int) -> ByteView {
+        subview(start..<buffer.count)
+    }
+
+    /// The little-endian integer in the `MemoryLayout<T>.size` bytes at
+    /// `offset`, which must lie inside the view (checked in debug builds).
+    /// No alignment is assumed.
+    @inlinable @inline(__always)
+    package func loadLittleEndian<T: FixedWidthInteger>(at offset: Int, as type: T.Type) -> T {
+        assert(offset >= 0 && offset + MemoryLayout<T>.size <= buffer.count, "load outside the view")
+        return T(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+
+    /// The byte's storage, for `Array.append(contentsOf:)` and other bulk copies.
+    @inlinable @inline(__always)
+    package func withContiguousStorageIfAvailable<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        try body(buffer.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Whether the bytes in view are exactly `name`'s UTF-8.

@@ -14,6 +14,14 @@
 /// Incremental use follows zlib: `update(crc, bytes)` takes a *finished*
 /// checksum (the value `checksum` returned, or `0` to start) and returns the
 /// finished checksum of the concatenation.
+///
+/// One of the few types that read raw memory (the hot loops read the bytes
+/// and the tables through pointers, with no check per byte). The invariants:
+/// every load of the bytes is inside the ``ByteView`` it was given (8-byte
+/// steps while 8 bytes remain, then single bytes; unaligned loads); every
+/// table index is a slice base below 2048 plus a byte value below 256, inside
+/// the 2048 entries of `tables`, which lives for the whole run. Callers pass
+/// views and arrays; tested against a bytewise reference in `CRC32Tests`.
 package enum CRC32 {
     /// The reflected IEEE polynomial.
     package static let polynomial: UInt32 = 0xEDB8_8320
@@ -49,7 +57,7 @@ package enum CRC32 {
     /// - Returns: The checksum, as zlib's `crc32(0, bytes, count)`.
     /// - Complexity: O(*n*) in the number of bytes.
     @inlinable
-    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func checksum(_ bytes: ByteView) -> UInt32 {
         update(0, bytes)
     }
 
@@ -61,8 +69,8 @@ package enum CRC32 {
     /// - Returns: The checksum of the earlier bytes followed by `bytes`, as
     ///   zlib's `crc32(crc, bytes, count)`.
     /// - Complexity: O(*n*) in the number of bytes.
-    package static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        guard let raw = bytes.baseAddress, !bytes.isEmpty else { return crc }
+    package static func update(_ crc: UInt32, _ bytes: ByteView) -> UInt32 {
+        guard let raw = bytes.buffer.baseAddress, !bytes.isEmpty else { return crc }
         return tables.withUnsafeBufferPointer { tables in
             guard let t0 = tables.baseAddress else { return crc }
             let t1 = t0 + 256, t2 = t0 + 512, t3 = t0 + 768
@@ -107,10 +115,7 @@ package enum CRC32 {
     /// - Complexity: O(*n*) in the number of bytes.
     @inlinable
     package static func update(_ crc: UInt32, _ bytes: some Collection<UInt8>) -> UInt32 {
-        if let result = bytes.withContiguousStorageIfAvailable({ update(crc, UnsafeRawBufferPointer($0)) }) {
-            return result
-        }
-        return Array(bytes).withUnsafeBytes { update(crc, $0) }
+        ByteView.with(contentsOf: bytes) { update(crc, $0) }
     }
 
     // MARK: - Hex
@@ -128,10 +133,7 @@ package enum CRC32 {
     /// - Parameter crc: A checksum.
     /// - Returns: 8 lowercase hex digits, zero-padded.
     package static func hex(_ crc: UInt32) -> String {
-        String(unsafeUninitializedCapacity: hexDigitCount) { buffer in
-            writeHex(crc, into: UnsafeMutableRawBufferPointer(buffer))
-            return hexDigitCount
-        }
+        MutableByteView.string(count: hexDigitCount) { writeHex(crc, into: $0) }
     }
 
     /// Writes the checksum as 8 lowercase hex digits (ASCII) into the first 8
@@ -141,7 +143,7 @@ package enum CRC32 {
     ///   - crc: A checksum.
     ///   - buffer: At least 8 bytes; bytes past the eighth are left alone.
     ///     A shorter buffer is a programming error (checked with `precondition`).
-    package static func writeHex(_ crc: UInt32, into buffer: UnsafeMutableRawBufferPointer) {
+    package static func writeHex(_ crc: UInt32, into buffer: MutableByteView) {
         precondition(buffer.count >= hexDigitCount, "CRC32.writeHex needs 8 bytes of room")
         hexDigits.withUnsafeBufferPointer { digits in
             for position in 0..<hexDigitCount {
@@ -157,11 +159,7 @@ package enum CRC32 {
     ///   - crc: A checksum.
     ///   - bytes: The buffer to append to.
     package static func appendHex(_ crc: UInt32, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: hexDigitCount))
-        bytes.withUnsafeMutableBytes { buffer in
-            writeHex(crc, into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
-        }
+        MutableByteView.appending(hexDigitCount, to: &bytes) { writeHex(crc, into: $0) }
     }
 
     /// Parses exactly 8 **lowercase** hex digits, the only form the log stores.
@@ -169,7 +167,7 @@ package enum CRC32 {
     /// - Parameter bytes: The digits; anything but 8 bytes of `0-9a-f` fails.
     /// - Returns: The checksum, or `nil` if `bytes` is not in the stored form
     ///   (uppercase digits are rejected: they would not round-trip byte for byte).
-    package static func parseHex(_ bytes: UnsafeRawBufferPointer) -> UInt32? {
+    package static func parseHex(_ bytes: ByteView) -> UInt32? {
         guard bytes.count == hexDigitCount else { return nil }
         var value: UInt32 = 0
         for byte in bytes {
@@ -182,5 +180,69 @@ package enum CRC32 {
             value = (value << 4) | UInt32(nibble)
         }
         return value
+    }
+}
+
+// MARK: - Four runs at once
+
+extension CRC32 {
+    /// The CRC-32s of four byte runs at once.
+    ///
+    /// Slicing-by-8 of one run is bound by the latency of its dependency chain
+    /// (each step needs the previous CRC); four independent runs stepped in
+    /// lockstep fill the CPU's load ports instead, about three times the
+    /// throughput — what the log reader needs to check every line's CRC.
+    ///
+    /// - Returns: `checksum` of each run, in order.
+    /// - Complexity: O(*n*) in the total number of bytes.
+    package static func checksums(_ a: ByteView, _ b: ByteView, _ c: ByteView, _ d: ByteView) -> (UInt32, UInt32, UInt32, UInt32) {
+        guard let pa = a.buffer.baseAddress, let pb = b.buffer.baseAddress, let pc = c.buffer.baseAddress,
+              let pd = d.buffer.baseAddress else {
+            return (checksum(a), checksum(b), checksum(c), checksum(d))
+        }
+        return tables.withUnsafeBufferPointer { tables in
+            guard let t = tables.baseAddress else { return (checksum(a), checksum(b), checksum(c), checksum(d)) }
+            var ca: UInt32 = ~0
+            var cb: UInt32 = ~0
+            var cc: UInt32 = ~0
+            var cd: UInt32 = ~0
+            let common = min(a.count, b.count, c.count, d.count) & ~7
+            var index = 0
+            while index < common {
+                ca = step(ca, pa, index, t)
+                cb = step(cb, pb, index, t)
+                cc = step(cc, pc, index, t)
+                cd = step(cd, pd, index, t)
+                index += 8
+            }
+            return (~finish(ca, pa, from: index, to: a.count, t), ~finish(cb, pb, from: index, to: b.count, t),
+                    ~finish(cc, pc, from: index, to: c.count, t), ~finish(cd, pd, from: index, to: d.count, t))
+        }
+    }
+
+    /// One slicing-by-8 step over `bytes[index..<index+8]` (a running, not finished, CRC).
+    @inline(__always)
+    private static func step(_ crc: UInt32, _ bytes: UnsafeRawPointer, _ index: Int, _ t: UnsafePointer<UInt32>) -> UInt32 {
+        let one = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)) ^ crc
+        let two = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self))
+        return t[1792 + Int(one & 0xFF)] ^ t[1536 + Int((one >> 8) & 0xFF)] ^ t[1280 + Int((one >> 16) & 0xFF)]
+            ^ t[1024 + Int(one >> 24)] ^ t[768 + Int(two & 0xFF)] ^ t[512 + Int((two >> 8) & 0xFF)]
+            ^ t[256 + Int((two >> 16) & 0xFF)] ^ t[Int(two >> 24)]
+    }
+
+    /// The running CRC continued over `bytes[from..<to]`.
+    @inline(__always)
+    private static func finish(_ crc: UInt32, _ bytes: UnsafeRawPointer, from: Int, to: Int, _ t: UnsafePointer<UInt32>) -> UInt32 {
+        var crc = crc
+        var index = from
+        while index + 8 <= to {
+            crc = step(crc, bytes, index, t)
+            index += 8
+        }
+        while index < to {
+            crc = t[Int((crc ^ UInt32(bytes.load(fromByteOffset: index, as: UInt8.self))) & 0xFF)] ^ (crc >> 8)
+            index += 1
+        }
+        return crc
     }
 }

@@ -20,60 +20,73 @@ package struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
         self.low = low
     }
 
-    /// The digest of `bytes`.
+    /// The digest of `bytes` (in place when their storage is contiguous).
     package init(_ bytes: some Sequence<UInt8>) {
-        if let digest = bytes.withContiguousStorageIfAvailable({ ContentDigest(UnsafeRawBufferPointer($0)) }) {
+        if let digest = bytes.withContiguousStorageIfAvailable({ buffer in
+            ByteView.with(contentsOf: buffer) { ContentDigest($0) }
+        }) {
             self = digest
         } else {
-            self = Array(bytes).withUnsafeBytes { ContentDigest($0) }
+            self = ByteView.with(Array(bytes)) { ContentDigest($0) }
         }
     }
 
     /// The digest of a string's UTF-8 bytes.
     package init(string: String) {
-        var string = string
-        self = string.withUTF8 { ContentDigest(UnsafeRawBufferPointer($0)) }
+        self = ByteView.with(string) { ContentDigest($0) }
     }
 
     /// The digest of the bytes of `words` in memory order (little-endian on
     /// every platform this package supports): the same digest as those bytes
     /// passed one by one.
     package init(words: [UInt64]) {
-        self = words.withUnsafeBytes { ContentDigest($0) }
+        var lanes = Lanes()
+        for word in words { lanes.mix(word) }
+        self.init(lanes, length: words.count * 8)
     }
 
-    /// The digest of the bytes in `buffer`.
+    /// The digest of the bytes in view.
     ///
     /// - Complexity: O(*n*), eight bytes per step.
     @inline(__always)
-    package init(_ buffer: UnsafeRawBufferPointer) {
+    package init(_ bytes: ByteView) {
+        var lanes = Lanes()
+        let count = bytes.count
+        var index = 0
+        while index + 8 <= count {
+            lanes.mix(bytes.loadLittleEndian(at: index, as: UInt64.self))
+            index += 8
+        }
+        if index < count {
+            var word: UInt64 = 0
+            for offset in 0..<(count - index) {
+                word |= UInt64(bytes[index + offset]) << UInt64(8 * offset)
+            }
+            lanes.mix(word)
+        }
+        self.init(lanes, length: count)
+    }
+
+    /// The two lanes, fed one little-endian word at a time (the last partial word zero-padded).
+    private struct Lanes {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x6c62_272e_07bb_0142
-        let count = buffer.count
-        var index = 0
-        if let base = buffer.baseAddress {
-            while index + 8 <= count {
-                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                a = (a ^ word) &* 0x9fb2_1c65_1e98_df25
-                a ^= a >> 29
-                b = (b ^ (word << 31 | word >> 33)) &* 0x9e37_79b9_7f4a_7c15
-                b ^= b >> 32
-                index += 8
-            }
-            if index < count {
-                var word: UInt64 = 0
-                for offset in 0..<(count - index) {
-                    word |= UInt64(base.load(fromByteOffset: index + offset, as: UInt8.self)) << UInt64(8 * offset)
-                }
-                a = (a ^ word) &* 0x9fb2_1c65_1e98_df25
-                a ^= a >> 29
-                b = (b ^ (word << 31 | word >> 33)) &* 0x9e37_79b9_7f4a_7c15
-                b ^= b >> 32
-            }
+
+        @inline(__always)
+        mutating func mix(_ word: UInt64) {
+            a = (a ^ word) &* 0x9fb2_1c65_1e98_df25
+            a ^= a >> 29
+            b = (b ^ (word << 31 | word >> 33)) &* 0x9e37_79b9_7f4a_7c15
+            b ^= b >> 32
         }
+    }
+
+    /// The digest of `length` bytes that left `lanes` in this state.
+    @inline(__always)
+    private init(_ lanes: Lanes, length count: Int) {
         let length = UInt64(count)
-        self.high = ContentDigest.fmix(a ^ length)
-        self.low = ContentDigest.fmix(b &+ length &* 0xff51_afd7_ed55_8ccd)
+        self.high = ContentDigest.fmix(lanes.a ^ length)
+        self.low = ContentDigest.fmix(lanes.b &+ length &* 0xff51_afd7_ed55_8ccd)
     }
 
     private static func fmix(_ value: UInt64) -> UInt64 {

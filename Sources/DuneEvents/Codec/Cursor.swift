@@ -1,4 +1,12 @@
 /// A position in the line, with the scanning primitives.
+///
+/// One of the few types that read raw memory, for the fast scanners. The
+/// invariants: `base` points at a line whose owner (a ``ByteView``, the
+/// log's read buffer) keeps it alive while the cursor is used; every byte read
+/// is below `end`, except ``literal(_:)``'s two 8-byte words, which may reach
+/// 16 bytes past the cursor — inside the line, because a stored line has its
+/// 18-byte CRC trailer after `end`. Slices come back as ``ByteView``s
+/// (``bytes(_:)``), so no caller sees the pointer.
 package struct Cursor {
     package let base: UnsafeRawPointer
     /// Where the `data` object must end: the start of the CRC trailer.
@@ -21,11 +29,11 @@ package struct Cursor {
     package func byte(_ at: Int) -> UInt8 { base.load(fromByteOffset: at, as: UInt8.self) }
 
     @inline(__always)
-    package func bytes(_ slice: LineSlice) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + slice.start, count: slice.count) }
+    package func bytes(_ slice: LineSlice) -> ByteView { ByteView(UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)) }
 
-    /// The slice as a view, valid while the line under the cursor is.
+    /// The slice as a view, valid while the line under the cursor is (the same as ``bytes(_:)``).
     @inline(__always)
-    package func view(_ slice: LineSlice) -> ByteView { ByteView(bytes(slice)) }
+    package func view(_ slice: LineSlice) -> ByteView { bytes(slice) }
 
     /// The slice as a `String`; `nil` when it is not valid UTF-8.
     package func text(_ slice: LineSlice) -> String? {
@@ -62,7 +70,7 @@ package struct Cursor {
     @inline(__always)
     mutating func uuid() -> PackedUUID? {
         guard index + 36 < end, byte(index + 36) == UInt8(ascii: "\""),
-              let packed = PackedUUID(utf8: UnsafeRawBufferPointer(start: base + index, count: 36))
+              let packed = PackedUUID(utf8: ByteView(UnsafeRawBufferPointer(start: base + index, count: 36)))
         else { return nil }
         index += 37
         return packed
@@ -82,7 +90,7 @@ package struct Cursor {
     @inline(__always)
     private mutating func timestamp(length: Int) -> PackedTimestamp? {
         guard index + length < end, byte(index + length) == UInt8(ascii: "\""),
-              let packed = PackedTimestamp(canonical: UnsafeRawBufferPointer(start: base + index, count: length))
+              let packed = PackedTimestamp(canonical: ByteView(UnsafeRawBufferPointer(start: base + index, count: length)))
         else { return nil }
         index += length + 1
         return packed

@@ -30,14 +30,14 @@ extension EventCodec {
     /// writes for that event.
     ///
     /// - Parameter recordedAt: the UTF-8 of `recordedAt.text` (an RFC 3339 text needs no escapes).
-    static func appendSampleLine(seq: Int, id: PackedUUID, recordedAt: [UInt8], data: UnsafeRawBufferPointer,
+    static func appendSampleLine(seq: Int, id: PackedUUID, recordedAt: [UInt8], data: ByteView,
                                  to output: inout [UInt8]) {
         let start = output.count
-        recordedAt.withUnsafeBytes { recordedAt in
+        ByteView.with(recordedAt) { recordedAt in
             appendEnvelope(version: EventVersions.current(.sampleIngested), seq: seq, id: id, type: .sampleIngested,
-                           recordedAt: UnescapedJSONText(bytes: ByteView(recordedAt)), to: &output)
+                           recordedAt: UnescapedJSONText(bytes: recordedAt), to: &output)
         }
-        output.append(contentsOf: data)
+        data.append(to: &output)
         StoredLine.seal(&output, from: start)
     }
 
@@ -160,6 +160,6 @@ extension Array where Element == UInt8 {
     /// would be appended byte by byte).
     @inline(__always)
     mutating func appendLiteral(_ literal: StaticString) {
-        append(contentsOf: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        ByteView(literal).append(to: &self)
     }
 }

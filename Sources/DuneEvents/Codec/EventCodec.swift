@@ -30,7 +30,7 @@ package enum EventCodec {
     /// see ``StoredLine/isIntact(_:)``.
     ///
     /// - Throws: ``DecodeError`` naming the member that is missing or wrong.
-    package static func decode(_ line: UnsafeRawBufferPointer) throws(DecodeError) -> RecordedEvent {
+    package static func decode(_ line: ByteView) throws(DecodeError) -> RecordedEvent {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
@@ -39,6 +39,14 @@ package enum EventCodec {
         }
         guard case .object(let object) = value else { throw DecodeError(reason: "the line is not a JSON object") }
         return try decode(object)
+    }
+
+    /// Decodes one stored line given as any collection of bytes (in place when
+    /// its storage is contiguous); see ``decode(_:)-(ByteView)``.
+    package static func decode(_ line: some Collection<UInt8>) throws(DecodeError) -> RecordedEvent {
+        try ByteView.with(contentsOf: line) { view in
+            Result { () throws(DecodeError) in try decode(view) }
+        }.get()
     }
 
     /// Decodes a stored line already parsed into an object.

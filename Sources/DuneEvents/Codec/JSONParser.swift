@@ -16,10 +16,10 @@ package struct JSONParser: ~Copyable {
         package var column: Int
     }
 
-    private let bytes: UnsafeRawBufferPointer
+    private let bytes: ByteView
     private var index = 0
 
-    private init(bytes: UnsafeRawBufferPointer) {
+    private init(bytes: ByteView) {
         self.bytes = bytes
     }
 
@@ -27,7 +27,7 @@ package struct JSONParser: ~Copyable {
     ///
     /// - Throws: ``SyntaxError`` naming the reason and column.
     /// - Complexity: O(n) in the number of bytes.
-    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ bytes: ByteView) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -38,17 +38,18 @@ package struct JSONParser: ~Copyable {
         return value
     }
 
+    /// Parses any collection of bytes (in place when its storage is contiguous); see ``parse(_:)-(ByteView)``.
+    package static func parse(_ bytes: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
+        try ByteView.with(contentsOf: bytes) { view in
+            Result { () throws(SyntaxError) in try parse(view) }
+        }.get()
+    }
+
     /// Parses the UTF-8 bytes of `text` (a convenience for tests and small inputs).
     package static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
-        var copy = Array(text.utf8)
-        let result: Result<JSONValue, SyntaxError> = copy.withUnsafeMutableBytes { buffer in
-            do throws(SyntaxError) {
-                return .success(try parse(UnsafeRawBufferPointer(buffer)))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try ByteView.with(text) { view in
+            Result { () throws(SyntaxError) in try parse(view) }
+        }.get()
     }
 
     // MARK: - Values
@@ -141,7 +142,7 @@ package struct JSONParser: ~Copyable {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 if plain {
-                    let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                    let slice = bytes.subview(start..<index)
                     index += 1
                     return try decodeUTF8(slice, column: start + 1)
                 }
@@ -224,7 +225,7 @@ package struct JSONParser: ~Copyable {
         return value
     }
 
-    private func decodeUTF8(_ slice: UnsafeRawBufferPointer, column: Int) throws(SyntaxError) -> String {
+    private func decodeUTF8(_ slice: ByteView, column: Int) throws(SyntaxError) -> String {
         var ascii = true
         for byte in slice where byte >= 0x80 { ascii = false; break }
         if ascii { return String(decoding: slice, as: UTF8.self) }
@@ -257,7 +258,7 @@ package struct JSONParser: ~Copyable {
         }
         let length = index - start
         guard length <= 64 else { throw SyntaxError(reason: "number literal longer than 64 characters", column: start + 1) }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let text = String(decoding: bytes.subview(start..<index), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             throw SyntaxError(reason: "number \(text) is out of range", column: start + 1)
         }

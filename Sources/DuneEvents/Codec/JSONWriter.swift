@@ -70,19 +70,14 @@ package enum JSONWriter {
             output.append(contentsOf: String(value).utf8)
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        // The digits come out last first: append them so, then turn them around in place.
+        let start = output.count
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[19 - count] = UInt8(rest % 10) &+ UInt8(ascii: "0")
-                rest /= 10
-                count += 1
-            }
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+        while rest > 0 {
+            output.append(UInt8(rest % 10) &+ UInt8(ascii: "0"))
+            rest /= 10
         }
+        output[start...].reverse()
     }
 
     /// The canonical text of a number (see ``writeNumber(_:into:)``).
@@ -101,13 +96,12 @@ package enum JSONWriter {
     /// and control characters are escaped.
     package static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        var copy = string
-        copy.withUTF8 { bytes in
+        ByteView.with(string) { bytes in
             var runStart = 0
             for index in 0..<bytes.count {
                 let byte = bytes[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                if runStart < index { bytes.subview(runStart..<index).append(to: &output) }
                 runStart = index + 1
                 switch byte {
                 case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
@@ -120,7 +114,7 @@ package enum JSONWriter {
                     output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                 }
             }
-            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+            if runStart < bytes.count { bytes.subview(from: runStart).append(to: &output) }
         }
         output.append(UInt8(ascii: "\""))
     }

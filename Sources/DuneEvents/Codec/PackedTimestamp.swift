@@ -19,10 +19,10 @@ package struct PackedTimestamp: Sendable, Hashable {
 
     /// Parses canonical text; `nil` for anything else, valid or not.
     @inline(__always)
-    package init?(canonical b: UnsafeRawBufferPointer) {
+    package init?(canonical b: ByteView) {
         let count = b.count
-        guard count == 20 || count == 24 || count == 25 || count == 29, let base = b.baseAddress else { return nil }
-        @inline(__always) func byte(_ at: Int) -> UInt8 { base.load(fromByteOffset: at, as: UInt8.self) }
+        guard count == 20 || count == 24 || count == 25 || count == 29 else { return nil }
+        @inline(__always) func byte(_ at: Int) -> UInt8 { b[at] }
         @inline(__always) func two(_ at: Int) -> Int? {
             let a = byte(at) &- UInt8(ascii: "0")
             let c = byte(at + 1) &- UInt8(ascii: "0")
@@ -31,9 +31,9 @@ package struct PackedTimestamp: Sendable, Hashable {
         }
         // `YYYY-MM-DDTHH:MM:SS` as three little-endian words (bytes 0–7, 8–15, 12–19):
         // separators compared in place, the 14 digits checked and read together.
-        let w0 = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))
-        let w1 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        let w2 = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+        let w0 = b.loadLittleEndian(at: 0, as: UInt64.self)
+        let w1 = b.loadLittleEndian(at: 8, as: UInt64.self)
+        let w2 = b.loadLittleEndian(at: 12, as: UInt64.self)
         // Bytes 4, 7 of w0 are '-'; bytes 2 ('T'), 5 (':') of w1; byte 4 (':', byte 16) of w2.
         guard w0 & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000,
               w1 & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0054_0000,
@@ -106,8 +106,7 @@ package struct PackedTimestamp: Sendable, Hashable {
 
     /// Packs `timestamp` when its text is canonical.
     package init?(_ timestamp: Timestamp) {
-        var text = timestamp.text
-        guard let packed = text.withUTF8({ PackedTimestamp(canonical: UnsafeRawBufferPointer($0)) }),
+        guard let packed = ByteView.with(timestamp.text, { PackedTimestamp(canonical: $0) }),
               packed.epochSeconds == timestamp.epochSeconds, packed.nanoseconds == timestamp.nanoseconds,
               Int32(packed.offsetMinutes) * 60 == timestamp.offsetSeconds
         else { return nil }
@@ -134,7 +133,7 @@ package struct PackedTimestamp: Sendable, Hashable {
 
     /// Writes the canonical text into the first ``textLength`` bytes of `buffer`.
     @inline(__always)
-    package func write(into buffer: UnsafeMutableRawBufferPointer) {
+    package func write(into buffer: MutableByteView) {
         let local = epochSeconds + Int64(offsetMinutes) * 60
         let dayOrdinal = floorDivide(local, 86_400)
         let secondOfDay = Int(local - dayOrdinal * 86_400)
@@ -177,21 +176,12 @@ package struct PackedTimestamp: Sendable, Hashable {
     /// Appends the canonical text to `output`.
     @inline(__always)
     package func write(into output: inout [UInt8]) {
-        let length = textLength
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: length))
-        output.withUnsafeMutableBytes { buffer in
-            write(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start..<(start + length)]))
-        }
+        MutableByteView.appending(textLength, to: &output) { write(into: $0) }
     }
 
     /// The timestamp, with its canonical text.
     package var timestamp: Timestamp {
-        let length = textLength
-        let text = String(unsafeUninitializedCapacity: length) { buffer in
-            write(into: UnsafeMutableRawBufferPointer(buffer))
-            return length
-        }
+        let text = MutableByteView.string(count: textLength) { write(into: $0) }
         return Timestamp(epochSeconds: epochSeconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds, text: text)
     }
 }

@@ -25,19 +25,12 @@ package struct PackedUUID: Sendable, Hashable {
     /// Eight characters at a time (SWAR): four 8-byte words cover the 32 hex
     /// digits, each checked and converted with a handful of word operations.
     @inline(__always)
-    package init?(utf8 bytes: UnsafeRawBufferPointer) {
-        guard bytes.count == 36, let base = bytes.baseAddress,
-              base.load(fromByteOffset: 8, as: UInt8.self) == UInt8(ascii: "-"),
-              base.load(fromByteOffset: 13, as: UInt8.self) == UInt8(ascii: "-"),
-              base.load(fromByteOffset: 18, as: UInt8.self) == UInt8(ascii: "-"),
-              base.load(fromByteOffset: 23, as: UInt8.self) == UInt8(ascii: "-")
+    package init?(utf8 bytes: ByteView) {
+        guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),
+              bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-")
         else { return nil }
-        @inline(__always) func word(_ offset: Int) -> UInt64 {
-            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        }
-        @inline(__always) func half(_ offset: Int) -> UInt64 {
-            UInt64(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        }
+        @inline(__always) func word(_ offset: Int) -> UInt64 { bytes.loadLittleEndian(at: offset, as: UInt64.self) }
+        @inline(__always) func half(_ offset: Int) -> UInt64 { UInt64(bytes.loadLittleEndian(at: offset, as: UInt32.self)) }
         var cases: UInt64 = 0
         guard let a = Self.hexWord(word(0), &cases), let b = Self.hexWord(half(9) | half(14) << 32, &cases),
               let c = Self.hexWord(half(19) | half(24) << 32, &cases), let d = Self.hexWord(word(28), &cases),
@@ -50,7 +43,7 @@ package struct PackedUUID: Sendable, Hashable {
     /// one is not a hex digit. Sets bit 0 of `cases` for an uppercase letter,
     /// bit 1 for a lowercase one.
     @inline(__always)
-    private static func hexWord(_ x: UInt64, _ cases: inout UInt64) -> UInt64? {
+    static func hexWord(_ x: UInt64, _ cases: inout UInt64) -> UInt64? {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         guard x & high == 0 else { return nil }
@@ -73,23 +66,18 @@ package struct PackedUUID: Sendable, Hashable {
 
     /// Packs `text`, or `nil` when it is not a canonical UUID.
     package init?(_ text: String) {
-        var text = text
-        guard let packed = text.withUTF8({ PackedUUID(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
+        guard let packed = ByteView.with(text, { PackedUUID(utf8: $0) }) else { return nil }
         self = packed
     }
 
     /// Writes the 36 characters into `output`.
     package func write(into output: inout [UInt8]) {
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: 36))
-        output.withUnsafeMutableBytes { buffer in
-            write(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start..<(start + 36)]))
-        }
+        MutableByteView.appending(36, to: &output) { write(into: $0) }
     }
 
     /// Writes the 36 characters into the first 36 bytes of `buffer`.
     @inline(__always)
-    package func write(into buffer: UnsafeMutableRawBufferPointer) {
+    package func write(into buffer: MutableByteView) {
         let letterBase: UInt8 = uppercase ? UInt8(ascii: "A") &- 10 : UInt8(ascii: "a") &- 10
         var position = 0
         for digit in 0..<32 {
@@ -106,10 +94,7 @@ package struct PackedUUID: Sendable, Hashable {
 
     /// The text this was packed from.
     package var text: String {
-        String(unsafeUninitializedCapacity: 36) { buffer in
-            write(into: UnsafeMutableRawBufferPointer(buffer))
-            return 36
-        }
+        MutableByteView.string(count: 36) { write(into: $0) }
     }
 
     /// A well-mixed 64-bit hash, the same in every process.

@@ -15,7 +15,11 @@
 /// the reference accepts, with the same result (checked by the differential
 /// tests in `FastDecoderTests`).
 ///
-/// One decoder per thread: it owns scratch space for the `data` members.
+/// One decoder per thread: it owns scratch space for the `data` members —
+/// `FieldKey.count` slots allocated and initialized in `init`, freed in
+/// `deinit`, indexed only by a `FieldKey`'s raw value (below the count). The
+/// line it scans is a ``ByteView``, valid for the call; it reads it through a
+/// ``Cursor`` (see the cursor's bounds).
 package final class StoredLineScanner {
     private let fields: UnsafeMutablePointer<FieldSlot>
 
@@ -31,8 +35,8 @@ package final class StoredLineScanner {
     /// Decodes one intact stored line (CRC already checked, no `\n`) into
     /// `builder`. Returns `false`, appending nothing, when the line is not in
     /// the form this scanner handles.
-    package func decode(_ line: UnsafeRawBufferPointer, into builder: inout EventBatchBuilder) -> Bool {
-        guard let base = line.baseAddress, line.count > StoredLine.trailerLength else { return false }
+    package func decode(_ line: ByteView, into builder: inout EventBatchBuilder) -> Bool {
+        guard let base = line.buffer.baseAddress, line.count > StoredLine.trailerLength else { return false }
         var cursor = Cursor(base: base, end: line.count - StoredLine.trailerLength)
         return decode(&cursor, into: &builder)
     }
@@ -324,7 +328,7 @@ package final class StoredLineScanner {
     // MARK: - Names
 
     private static func eventType(_ slice: LineSlice, _ base: UnsafeRawPointer) -> EventType? {
-        let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
+        let bytes = ByteView(UnsafeRawBufferPointer(start: base + slice.start, count: slice.count))
         switch slice.count {
         case 15: return matches(bytes, "sample.ingested") ? .sampleIngested : (matches(bytes, "profile.updated") ? .profileUpdated : nil)
         case 14: return matches(bytes, "sample.deleted") ? .sampleDeleted : (matches(bytes, "task.completed") ? .taskCompleted : (matches(bytes, "task.cancelled") ? .taskCancelled : nil))
@@ -336,7 +340,7 @@ package final class StoredLineScanner {
     }
 
     package static func sampleKind(_ slice: LineSlice, _ base: UnsafeRawPointer) -> SampleKind? {
-        let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
+        let bytes = ByteView(UnsafeRawBufferPointer(start: base + slice.start, count: slice.count))
         switch slice.count {
         case 9: return matches(bytes, "stepCount") ? .stepCount : nil
         case 3: return matches(bytes, "hrv") ? .hrv : nil
@@ -351,18 +355,18 @@ package final class StoredLineScanner {
     }
 
     static func hrvMeasure(_ slice: LineSlice, _ base: UnsafeRawPointer) -> HRVMeasure? {
-        let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
+        let bytes = ByteView(UnsafeRawBufferPointer(start: base + slice.start, count: slice.count))
         return matches(bytes, "rmssd") ? .rmssd : (matches(bytes, "sdnn") ? .sdnn : nil)
     }
 
     package static func sleepStage(_ slice: LineSlice, _ base: UnsafeRawPointer) -> SleepStage? {
-        let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
+        let bytes = ByteView(UnsafeRawBufferPointer(start: base + slice.start, count: slice.count))
         for stage in SleepStage.allCases where matches(bytes, stage.staticRawValue) { return stage }
         return nil
     }
 
     private static func isCanonicalUnit(_ slice: LineSlice, of kind: SampleKind, _ base: UnsafeRawPointer) -> Bool {
-        let bytes = UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)
+        let bytes = ByteView(UnsafeRawBufferPointer(start: base + slice.start, count: slice.count))
         switch kind {
         case .hrv: return matches(bytes, "ms")
         case .restingHeartRate: return matches(bytes, "count/min")
@@ -375,8 +379,8 @@ package final class StoredLineScanner {
     }
 
     @inline(__always)
-    package static func matches(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
-        ByteView(bytes).matches(name)
+    package static func matches(_ bytes: ByteView, _ name: StaticString) -> Bool {
+        bytes.matches(name)
     }
 }
 

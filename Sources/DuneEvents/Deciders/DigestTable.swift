@@ -41,16 +41,14 @@ struct DigestTable<Value: Sendable>: Sendable {
         let fingerprint = key.low & 0xFFFF_FFFF
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: fingerprint) & mask
-        return slots.withUnsafeBufferPointer { table in
-            while true {
-                let entry = table[slot]
-                if entry == 0 { return nil }
-                if entry >> 32 == fingerprint {
-                    let index = Int(entry & 0xFFFF_FFFF) - 1
-                    if keys[index] == key { return index }
-                }
-                slot = (slot + 1) & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            if entry >> 32 == fingerprint {
+                let index = Int(entry & 0xFFFF_FFFF) - 1
+                if keys[index] == key { return index }
             }
+            slot = (slot + 1) & mask
         }
     }
 

@@ -25,7 +25,7 @@ package struct CacheChecksum: Sendable, Equatable {
 
     /// The check of `bytes`.
     /// - Complexity: O(n), about one word per cycle.
-    package init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: ByteView) {
         var a: UInt64 = 0x243F_6A88_85A3_08D3
         var b: UInt64 = 0x1319_8A2E_0370_7344
         var c: UInt64 = 0xA409_3822_299F_31D0
@@ -36,27 +36,30 @@ package struct CacheChecksum: Sendable, Equatable {
         }
         let count = bytes.count
         var index = 0
-        if let base = bytes.baseAddress {
-            let whole = count & ~31
-            while index < whole {
-                a = step(a, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-                b = step(b, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)))
-                c = step(c, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)))
-                d = step(d, UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)))
-                index += 32
-            }
+        let whole = count & ~31
+        while index < whole {
+            a = step(a, bytes.loadLittleEndian(at: index, as: UInt64.self))
+            b = step(b, bytes.loadLittleEndian(at: index + 8, as: UInt64.self))
+            c = step(c, bytes.loadLittleEndian(at: index + 16, as: UInt64.self))
+            d = step(d, bytes.loadLittleEndian(at: index + 24, as: UInt64.self))
+            index += 32
         }
-        // The last 0–31 bytes, zero-padded to four words.
-        var rest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &rest) { padded in
-            for offset in 0..<(count - index) { padded[offset] = bytes[index + offset] }
+        // The last 0–31 bytes, zero-padded to four little-endian words.
+        var rest: [UInt64] = [0, 0, 0, 0]
+        for offset in 0..<(count - index) {
+            rest[offset >> 3] |= UInt64(bytes[index + offset]) << UInt64(8 * (offset & 7))
         }
-        a = step(a, UInt64(littleEndian: rest.0))
-        b = step(b, UInt64(littleEndian: rest.1))
-        c = step(c, UInt64(littleEndian: rest.2))
-        d = step(d, UInt64(littleEndian: rest.3))
+        a = step(a, rest[0])
+        b = step(b, rest[1])
+        c = step(c, rest[2])
+        d = step(d, rest[3])
         let length = UInt64(count)
         lanes = (step(a, length), step(b, length), step(c, length), step(d, length))
+    }
+
+    /// The check of a collection of bytes (in place when its storage is contiguous).
+    package init(_ bytes: some Collection<UInt8>) {
+        self = ByteView.with(contentsOf: bytes) { CacheChecksum($0) }
     }
 
     package static func == (lhs: CacheChecksum, rhs: CacheChecksum) -> Bool {

@@ -196,9 +196,7 @@ package actor EventLog {
         if LogEraser.interruptedJobWarning(path: file.path) != nil { return true }
         let size = try file.size
         guard size > 0 else { return false }
-        var last: UInt8 = 0
-        let read = try withUnsafeMutableBytes(of: &last) { buffer throws(DuneEventsError) in try file.read(into: buffer, at: size - 1) }
-        return read != 1 || last != UInt8(ascii: "\n")
+        return try file.bytes(upTo: 1, at: size - 1) != [UInt8(ascii: "\n")]
     }
 
     /// Finishes an interrupted forget and moves a torn last line aside; the
@@ -595,12 +593,12 @@ package actor EventLog {
     /// CRC-sealed) in parts on every core when the batch is large.
     private static func encode(_ lines: [PendingLine], data: [UInt8], recordedAt: [UInt8], into parts: inout [[UInt8]],
                                lineEnds: inout [Int]) {
-        @Sendable func encode(_ range: Range<Int>, into output: inout [UInt8], ends: inout [Int], data: UnsafeRawBufferPointer) {
+        @Sendable func encode(_ range: Range<Int>, into output: inout [UInt8], ends: inout [Int], data: ByteView) {
             for index in range {
                 switch lines[index] {
                 case .prepared(let seq, let id, let slice):
                     EventCodec.appendSampleLine(seq: seq, id: id, recordedAt: recordedAt,
-                                                data: UnsafeRawBufferPointer(rebasing: data[slice]), to: &output)
+                                                data: data.subview(slice), to: &output)
                 case .event(let event):
                     EventCodec.appendLine(event, to: &output)
                 }
@@ -613,7 +611,7 @@ package actor EventLog {
         lineEnds.reserveCapacity(lines.count)
         guard count > 1 else {
             parts[0].reserveCapacity(lines.count * 360)
-            data.withUnsafeBytes { encode(0..<lines.count, into: &parts[0], ends: &lineEnds, data: $0) }
+            ByteView.with(data) { encode(0..<lines.count, into: &parts[0], ends: &lineEnds, data: $0) }
             return
         }
         let encoded = EncodedParts(parts)
@@ -624,7 +622,7 @@ package actor EventLog {
             let range = (lines.count * part / count)..<(lines.count * (part + 1) / count)
             local.reserveCapacity(range.count * 360)
             ends.reserveCapacity(range.count)
-            data.withUnsafeBytes { encode(range, into: &local, ends: &ends, data: $0) }
+            ByteView.with(data) { encode(range, into: &local, ends: &ends, data: $0) }
             encoded.store(part, bytes: local, lineEnds: ends)
         }
         var base = 0

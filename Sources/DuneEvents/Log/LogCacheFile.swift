@@ -53,16 +53,16 @@ package enum LogCacheFile {
         package var isComplete: Bool { offset == length }
 
         /// Continues over the next bytes of the payload.
-        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        package mutating func update(_ bytes: ByteView) {
             var rest = bytes
             while !rest.isEmpty {
                 // Sections 0–2 are `quarter` bytes; section 3 runs to the end.
                 let section = quarter == 0 ? 3 : min(3, offset / quarter)
                 let end = section == 3 ? Int.max : (section + 1) * quarter
                 let count = min(rest.count, end - offset)
-                crcs[section] = CRC32.update(crcs[section], UnsafeRawBufferPointer(rebasing: rest[..<count]))
+                crcs[section] = CRC32.update(crcs[section], rest.subview(0..<count))
                 offset += count
-                rest = UnsafeRawBufferPointer(rebasing: rest[count...])
+                rest = rest.subview(from: count)
             }
         }
     }
@@ -102,12 +102,10 @@ package enum LogCacheFile {
 
     /// The CRC-32 of each quarter of `payload`, computed together (`CRC32.checksums`).
     private static func sectionCRCs(_ payload: [UInt8]) -> (UInt32, UInt32, UInt32, UInt32) {
-        payload.withUnsafeBytes { bytes in
+        ByteView.with(payload) { bytes in
             let quarter = bytes.count / 4
-            return CRC32.checksums(UnsafeRawBufferPointer(rebasing: bytes[0..<quarter]),
-                                   UnsafeRawBufferPointer(rebasing: bytes[quarter..<(2 * quarter)]),
-                                   UnsafeRawBufferPointer(rebasing: bytes[(2 * quarter)..<(3 * quarter)]),
-                                   UnsafeRawBufferPointer(rebasing: bytes[(3 * quarter)...]))
+            return CRC32.checksums(bytes.subview(0..<quarter), bytes.subview(quarter..<(2 * quarter)),
+                                   bytes.subview((2 * quarter)..<(3 * quarter)), bytes.subview(from: 3 * quarter))
         }
     }
 
@@ -146,7 +144,7 @@ package enum LogCacheFile {
         }
 
         /// Fills `buffer` with the bytes at `offset`; false when the file ends first or cannot be read.
-        package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+        package func read(into buffer: MutableByteView, at offset: Int) -> Bool {
             guard offset >= 0, offset <= size, buffer.count <= size - offset else { return false }
             return (try? descriptor.readExactly(into: buffer, atOffset: offset)) != nil
         }
@@ -155,7 +153,7 @@ package enum LogCacheFile {
         package func bytes(_ count: Int, at offset: Int) -> [UInt8]? {
             guard count >= 0 else { return nil }
             var bytes = [UInt8](repeating: 0, count: count)
-            let complete = bytes.withUnsafeMutableBytes { read(into: $0, at: offset) }
+            let complete = MutableByteView.with(&bytes) { read(into: $0, at: offset) }
             return complete ? bytes : nil
         }
     }

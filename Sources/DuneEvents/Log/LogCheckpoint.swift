@@ -61,11 +61,11 @@ struct LogCheckpoint {
 
     /// The bytes of ``encodedPayload()``, handed to `body` in order a piece
     /// of about `chunkBytes` at a time, without the whole payload in memory.
-    private func encodePayload(chunkBytes: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+    private func encodePayload(chunkBytes: Int, _ body: ([UInt8]) -> Void) {
         var writer = BinaryWriter()
         writer.bytes.reserveCapacity(2 * chunkBytes)
         func emit(_ writer: inout BinaryWriter) {
-            writer.bytes.withUnsafeBytes { body($0) }
+            body(writer.bytes)
             writer.bytes.removeAll(keepingCapacity: true)
         }
         writer.string(EventVersions.stamp)
@@ -113,15 +113,13 @@ struct LogCheckpoint {
         var length = 0
         encodePayload(chunkBytes: chunkBytes) { length += $0.count }
         var sections = LogCacheFile.SectionCRCs(payloadLength: length)
-        encodePayload(chunkBytes: chunkBytes) { sections.update($0) }
+        encodePayload(chunkBytes: chunkBytes) { piece in ByteView.with(piece) { sections.update($0) } }
         let header = LogCacheFile.header(length: length, sectionCRCs: sections.crcs, magic: Self.magic, version: Self.version)
         let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection,
                                                    fileSystem: fileSystem)
         do throws(Errno) {
             try descriptor.setPermissions(0o600)
-            try header.withUnsafeBytes { buffer in
-                Result { () throws(Errno) in try descriptor.writeAll(buffer) }
-            }.get()
+            try descriptor.writeAll(header)
             var failure: Errno?
             var written = 0
             encodePayload(chunkBytes: chunkBytes) { buffer in

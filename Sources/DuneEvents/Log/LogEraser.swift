@@ -336,17 +336,14 @@ package enum LogEraser {
     /// Whether the line starting at `offset` is the last complete one.
     private static func isLastLine(_ file: LogFile, at offset: Int) throws(DuneEventsError) -> Bool {
         let size = try file.size
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var position = offset
         var newlines = 0
         while position < size {
-            let count = try buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(DuneEventsError) in try file.read(into: raw, at: position) }
-            }.get()
-            if count == 0 { break }
-            newlines += buffer[..<count].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            let chunk = try file.bytes(upTo: min(1 << 16, size - position), at: position)
+            if chunk.isEmpty { break }
+            newlines += chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             if newlines > 1 { return false }
-            position += count
+            position += chunk.count
         }
         return newlines == 1
     }
@@ -373,7 +370,7 @@ package enum LogEraser {
     final class NewLogWriter {
         let descriptor: FileDescriptor
         let path: String
-        private let buffer: UnsafeMutableRawBufferPointer
+        private let buffer: AlignedBytes
         private var count = 0
         private var bypassesCache: Bool
         /// Bytes handed to the file so far.
@@ -382,24 +379,22 @@ package enum LogEraser {
         init(descriptor: FileDescriptor, path: String) {
             self.descriptor = descriptor
             self.path = path
-            buffer = .allocate(byteCount: 8 << 20, alignment: FileDescriptor.uncachedWriteAlignment)
+            buffer = AlignedBytes(count: 8 << 20, alignment: FileDescriptor.uncachedWriteAlignment)
             // A file system without the mode (or another architecture) is written through the cache.
             bypassesCache = (try? descriptor.setWritesBypassCache(true)) != nil
         }
 
-        deinit { buffer.deallocate() }
-
         func write(_ bytes: [UInt8]) throws(DuneEventsError) {
-            try bytes.withUnsafeBytes { raw in Result { () throws(DuneEventsError) in try write(raw) } }.get()
+            try ByteView.with(bytes) { view in Result { () throws(DuneEventsError) in try write(view) } }.get()
         }
 
-        func write(_ bytes: UnsafeRawBufferPointer) throws(DuneEventsError) {
+        func write(_ bytes: ByteView) throws(DuneEventsError) {
             var rest = bytes
             while !rest.isEmpty {
                 let taken = min(rest.count, buffer.count - count)
-                UnsafeMutableRawBufferPointer(rebasing: buffer[count..<count + taken]).copyMemory(from: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+                buffer.copy(rest.subview(0..<taken), to: count)
                 count += taken
-                rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+                rest = rest.subview(from: taken)
                 if count == buffer.count { try writeOut(count) }
             }
         }
@@ -419,7 +414,7 @@ package enum LogEraser {
             var done = 0
             while done < length {
                 do throws(Errno) {
-                    let wrote = try descriptor.write(UnsafeRawBufferPointer(rebasing: buffer[done..<length]))
+                    let wrote = try descriptor.write(buffer.bytes(done..<length))
                     guard wrote > 0 else { throw Errno.ioError }
                     done += wrote
                 } catch {
@@ -432,7 +427,7 @@ package enum LogEraser {
             written += length
             if length < count {
                 // Less than one alignment unit, from at least one unit on: the ranges never overlap.
-                UnsafeMutableRawBufferPointer(rebasing: buffer[..<(count - length)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[length..<count]))
+                buffer.copy(buffer.bytes(length..<count), to: 0)
             }
             count -= length
         }
@@ -462,7 +457,7 @@ package enum LogEraser {
         let newline = UInt8(ascii: "\n")
 
         /// The redacted form of one whole line (without its `\n`), or `nil` when it stays as it is.
-        func redactedLine(_ line: UnsafeRawBufferPointer, index: Int) throws(DuneEventsError) -> [UInt8]? {
+        func redactedLine(_ line: ByteView, index: Int) throws(DuneEventsError) -> [UInt8]? {
             guard index < scanned.hashes.count else {
                 throw damage(DuneEventsError(.corruptLog, "the log changed while forget held the lock", location: .init(path: path, line: index + 1)), path: path)
             }
@@ -491,40 +486,38 @@ package enum LogEraser {
 
         while offset < scanned.validBytes {
             let want = min(chunkSize, scanned.validBytes - offset)
-            let count = try chunk.withUnsafeMutableBytes { raw in
-                Result { () throws(DuneEventsError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<want]), at: offset) }
+            let count = try MutableByteView.with(&chunk) { room in
+                Result { () throws(DuneEventsError) in try file.read(into: room.subview(0..<want), at: offset) }
             }.get()
             if count == 0 { break }
             offset += count
-            try chunk.withUnsafeBytes { raw in Result { () throws(DuneEventsError) in
-                let bytes = UnsafeRawBufferPointer(rebasing: raw[..<count])
-                guard let base = bytes.baseAddress else { return }
+            try ByteView.with(chunk[..<count]) { bytes in Result { () throws(DuneEventsError) in
                 var start = 0        // the first byte of this chunk not yet written
                 var lineStart = 0
                 // The C library's vectorized search (LineScanning), not a byte loop: most of the copy is finding lines.
-                while let position = LineScanning.firstNewline(in: base, from: lineStart, to: count) {
+                while let position = LineScanning.firstNewline(in: bytes, from: lineStart, to: count) {
                     if !carry.isEmpty {
                         // A line that began in the previous chunk.
-                        carry.append(contentsOf: bytes[..<position])
+                        bytes.subview(0..<position).append(to: &carry)
                         let whole = carry
-                        let replacement = try whole.withUnsafeBytes { line in
+                        let replacement = try ByteView.with(whole) { line in
                             Result { () throws(DuneEventsError) in try redactedLine(line, index: lineIndex) }
                         }.get()
                         try output?.write(replacement ?? whole + [newline])
                         carry.removeAll()
                         start = position + 1
                     } else if scanned.hashes.count <= lineIndex || scanned.hashes[lineIndex] != 0,
-                              let replacement = try redactedLine(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<position]), index: lineIndex) {
+                              let replacement = try redactedLine(bytes.subview(lineStart..<position), index: lineIndex) {
                         // The untouched lines before it go out as they are, then the redacted line.
-                        try output?.write(UnsafeRawBufferPointer(rebasing: bytes[start..<lineStart]))
+                        try output?.write(bytes.subview(start..<lineStart))
                         try output?.write(replacement)
                         start = position + 1
                     }
                     lineIndex += 1
                     lineStart = position + 1
                 }
-                try output?.write(UnsafeRawBufferPointer(rebasing: bytes[start..<lineStart]))
-                if lineStart < count { carry.append(contentsOf: bytes[lineStart..<count]) }
+                try output?.write(bytes.subview(start..<lineStart))
+                if lineStart < count { bytes.subview(lineStart..<count).append(to: &carry) }
             } }.get()
         }
         return erasure

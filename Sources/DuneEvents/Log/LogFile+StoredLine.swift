@@ -45,7 +45,7 @@ package enum StoredLine {
     ///     `\n`, ready to append to the log.
     ///   - start: where the line starts in `bytes` (lines before it are left alone).
     package static func seal(_ bytes: inout [UInt8], from start: Int = 0) {
-        let crc = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        let crc = ByteView.with(bytes[start...]) { CRC32.checksum($0) }
         bytes.append(contentsOf: crcMarker)
         CRC32.appendHex(crc, to: &bytes)
         bytes.append(contentsOf: closing)
@@ -62,24 +62,33 @@ package enum StoredLine {
     /// - Parameter line: One line, without the trailing `\n`.
     /// - Returns: `false` for anything torn, truncated, edited or empty.
     /// - Complexity: O(*n*) in the line's length (one CRC pass).
-    package static func isIntact(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard let payloadLength = payloadLength(of: line) else { return false }
-        let hexStart = payloadLength + crcMarker.count
-        guard let stored = CRC32.parseHex(UnsafeRawBufferPointer(rebasing: line[hexStart..<(hexStart + CRC32.hexDigitCount)])) else {
+    package static func isIntact(_ line: ByteView) -> Bool {
+        guard let payloadLength = payloadLength(of: line), let stored = storedCRC(of: line, payloadLength: payloadLength) else {
             return false
         }
-        return CRC32.checksum(UnsafeRawBufferPointer(rebasing: line[..<payloadLength])) == stored
+        return CRC32.checksum(line.subview(0..<payloadLength)) == stored
     }
 
     /// Whether `line` is a whole stored line whose CRC matches; see
-    /// `isIntact(_:)` for an `UnsafeRawBufferPointer`.
+    /// `isIntact(_:)` for a ``ByteView``.
     ///
     /// - Parameter line: One line, without the trailing `\n`.
     package static func isIntact(_ line: some Collection<UInt8>) -> Bool {
-        if let result = line.withContiguousStorageIfAvailable({ isIntact(UnsafeRawBufferPointer($0)) }) {
-            return result
-        }
-        return Array(line).withUnsafeBytes { isIntact($0) }
+        ByteView.with(contentsOf: line) { isIntact($0) }
+    }
+
+    /// The CRC a line of this shape stores in its trailer (not checked
+    /// against the bytes), or `nil` when it has no trailer of 8 lowercase hex digits.
+    ///
+    /// - Parameter line: One line, without the trailing `\n`.
+    package static func storedCRC(of line: ByteView) -> UInt32? {
+        payloadLength(of: line).flatMap { storedCRC(of: line, payloadLength: $0) }
+    }
+
+    /// The trailer's CRC of a line whose payload is `payloadLength` bytes long.
+    private static func storedCRC(of line: ByteView, payloadLength: Int) -> UInt32? {
+        let hexStart = payloadLength + crcMarker.count
+        return CRC32.parseHex(line.subview(hexStart..<(hexStart + CRC32.hexDigitCount)))
     }
 
     /// The length of `P`, the bytes the CRC covers, if `line` has the shape of
@@ -88,7 +97,12 @@ package enum StoredLine {
     ///
     /// - Parameter line: One line, without the trailing `\n`.
     /// - Returns: The offset of the trailer's `,"crc":"`, or `nil`.
-    package static func payloadLength(of line: UnsafeRawBufferPointer) -> Int? {
+    package static func payloadLength(of line: some Collection<UInt8>) -> Int? {
+        ByteView.with(contentsOf: line) { payloadLength(of: $0) }
+    }
+
+    /// The length of `P` (see the overload for any collection) of a line in view.
+    package static func payloadLength(of line: ByteView) -> Int? {
         guard line.count > trailerLength, line[0] == UInt8(ascii: "{") else { return nil }
         let markerStart = line.count - trailerLength
         for (index, byte) in crcMarker.enumerated() where line[markerStart + index] != byte {

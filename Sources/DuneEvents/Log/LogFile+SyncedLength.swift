@@ -41,7 +41,7 @@ enum SyncedLengthRecord {
         writer.bytes = magic
         writer.integer(length)
         writer.uint32(lineCRC)
-        let crc = writer.bytes.withUnsafeBytes { CRC32.checksum($0) }
+        let crc = CRC32.checksum(writer.bytes)
         writer.uint32(crc)
         return writer.bytes
     }
@@ -52,16 +52,14 @@ enum SyncedLengthRecord {
         let body = Array(bytes.prefix(byteCount - 4))
         var reader = BinaryReader(bytes, from: 8)
         guard let length = reader.integer(), let lineCRC = reader.uint32(), let crc = reader.uint32(),
-              crc == body.withUnsafeBytes({ CRC32.checksum($0) }), length >= 0
+              crc == CRC32.checksum(body), length >= 0
         else { return nil }
         return (length, lineCRC)
     }
 
     /// Overwrites the record at the start of its file (`pwrite`).
     static func write(_ bytes: [UInt8], to descriptor: FileDescriptor) throws(Errno) {
-        try bytes.withUnsafeBytes { buffer in
-            Result { () throws(Errno) in try descriptor.writeAll(buffer, atOffset: 0) }
-        }.get()
+        try descriptor.writeAll(bytes, atOffset: 0)
     }
 
     /// The writer's open record.
@@ -97,7 +95,7 @@ extension LogFile {
         while true {
             let start = max(0, end - window)
             var bytes = [UInt8](repeating: 0, count: end - start)
-            let complete = bytes.withUnsafeMutableBytes { buffer in (try? descriptor.readExactly(into: buffer, atOffset: start)) != nil }
+            let complete = (try? descriptor.readExactly(into: &bytes, atOffset: start)) != nil
             guard complete, bytes.last == UInt8(ascii: "\n") else { return nil }
             bytes.removeLast()
             let lineStart: Int
@@ -112,10 +110,7 @@ extension LogFile {
                 return nil
             }
             let line = Array(bytes[lineStart...])
-            return line.withUnsafeBytes { line -> UInt32? in
-                guard StoredLine.isIntact(line), let payload = StoredLine.payloadLength(of: line) else { return nil }
-                return CRC32.parseHex(UnsafeRawBufferPointer(rebasing: line[(payload + 8)..<(payload + 16)]))
-            }
+            return ByteView.with(line) { line in StoredLine.isIntact(line) ? StoredLine.storedCRC(of: line) : nil }
         }
     }
 

@@ -84,14 +84,14 @@ extension LogFile {
     /// - Complexity: O(*t* + *l*): the bytes past the synced length (or the
     ///   torn bytes) plus the one or two lines before them; never the whole log.
     package func quarantineTornTail(
-        validLine: (UnsafeRawBufferPointer) -> Bool = StoredLine.isIntact
+        validLine: (ByteView) -> Bool = StoredLine.isIntact
     ) throws(DuneEventsError) -> TailRecovery {
         try quarantineTornTail(validLine: validLine, timestamp: Self.sideFileTimestamp(secondsSince1970: Int(SystemClock.now().seconds)))
     }
 
     /// `quarantineTornTail` with a fixed timestamp, for tests of name clashes.
     func quarantineTornTail(
-        validLine: (UnsafeRawBufferPointer) -> Bool,
+        validLine: (ByteView) -> Bool,
         timestamp: String
     ) throws(DuneEventsError) -> TailRecovery {
         guard isWriter else {
@@ -140,14 +140,14 @@ extension LogFile {
     /// every complete line counts as synced: only an unterminated tail is an
     /// artifact, and a bad complete last line is damage.
     private func tornStart(_ tail: TailReader, size: Int, synced: Int?,
-                           validLine: (UnsafeRawBufferPointer) -> Bool) throws(DuneEventsError) -> TornStart {
+                           validLine: (ByteView) -> Bool) throws(DuneEventsError) -> TornStart {
         guard size > 0 else { return .none }
         if let synced {
             var start = synced
             while start < size {
                 guard let end = try tail.lineEnd(from: start, size: size) else { return .torn(start) }
                 let line = try tail.bytes(start..<end)
-                if !line.withUnsafeBytes(validLine) { return .torn(start) }
+                if !ByteView.with(line, validLine) { return .torn(start) }
                 start = end + 1
             }
             return .none
@@ -155,19 +155,19 @@ extension LogFile {
         if try tail.byte(at: size - 1) == newline {
             let lastLineStart = try tail.lineStart(before: size - 1)
             let lastLine = try tail.bytes(lastLineStart..<(size - 1))
-            if lastLine.withUnsafeBytes(validLine) { return .none }
+            if ByteView.with(lastLine, validLine) { return .none }
             // Name the first of the bad lines at the end.
             guard lastLineStart > 0 else { return .damaged(lastLineStart) }
             let previousStart = try tail.lineStart(before: lastLineStart - 1)
             let previous = try tail.bytes(previousStart..<(lastLineStart - 1))
-            return .damaged(previous.withUnsafeBytes(validLine) ? lastLineStart : previousStart)
+            return .damaged(ByteView.with(previous, validLine) ? lastLineStart : previousStart)
         }
         let tornStart = try tail.lineStart(before: size)
         // The complete line before the torn bytes must be good.
         if tornStart > 0 {
             let previousStart = try tail.lineStart(before: tornStart - 1)
             let previous = try tail.bytes(previousStart..<(tornStart - 1))
-            if !previous.withUnsafeBytes(validLine) { return .damaged(previousStart) }
+            if !ByteView.with(previous, validLine) { return .damaged(previousStart) }
         }
         return .torn(tornStart)
     }
@@ -197,14 +197,12 @@ extension LogFile {
         let side = try createSideFile(base: "\(path).torn-\(timestamp)")
         var isOpen = true
         do throws(Errno) {
-            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(range.count, TailReader.chunkSize), alignment: 16)
-            defer { chunk.deallocate() }
             var offset = range.lowerBound
             while offset < range.upperBound {
-                let target = UnsafeMutableRawBufferPointer(rebasing: chunk[..<min(chunk.count, range.upperBound - offset)])
-                try tail.descriptor.readExactly(into: target, atOffset: offset)
-                try side.descriptor.writeAll(UnsafeRawBufferPointer(target))
-                offset += target.count
+                let piece = try tail.descriptor.read(upTo: min(TailReader.chunkSize, range.upperBound - offset), atOffset: offset)
+                guard !piece.isEmpty else { throw Errno.ioError }  // the file ended first: it shrank under us
+                try side.descriptor.writeAll(piece)
+                offset += piece.count
             }
             try side.descriptor.sync()
             isOpen = false
@@ -272,16 +270,15 @@ private struct TailReader {
 
     /// The bytes in `range`, which must lie inside the file.
     func bytes(_ range: Range<Int>) throws(DuneEventsError) -> [UInt8] {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: range.count, alignment: 16)
-        defer { buffer.deallocate() }
+        var buffer = [UInt8](repeating: 0, count: range.count)
         do throws(Errno) {
-            try descriptor.readExactly(into: buffer, atOffset: range.lowerBound)
+            try descriptor.readExactly(into: &buffer, atOffset: range.lowerBound)
         } catch {
             var failure = DuneEventsError(error, during: .read, path: path)
             failure.location.byteOffset = range.lowerBound
             throw failure
         }
-        return Array(buffer)
+        return buffer
     }
 
     /// The offset of the first `\n` at or after `start`, or `nil` when the

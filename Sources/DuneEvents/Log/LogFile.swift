@@ -274,6 +274,25 @@ package final class LogFile: Sendable {
         get throws(DuneEventsError) { try status().size }
     }
 
+    /// The `count` bytes at `offset`, read with as many `pread`s as it takes:
+    /// fewer only where the file ends first, none at or past its end.
+    ///
+    /// - Throws: `DuneEventsError` `.inputUnavailable` if a read fails.
+    package func bytes(upTo count: Int, at offset: Int) throws(DuneEventsError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < bytes.count {
+            let start = filled
+            let read = try MutableByteView.with(&bytes) { view in
+                Result { () throws(DuneEventsError) in try self.read(into: view.subview(start..<view.count), at: offset + start) }
+            }.get()
+            if read == 0 { break }
+            filled += read
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
     /// Reads up to `buffer.count` bytes at `offset` with one `pread` (the
     /// file offset does not move; safe next to appends).
     ///
@@ -283,7 +302,7 @@ package final class LogFile: Sendable {
     /// - Returns: The number of bytes read: fewer than asked only near the
     ///   end of the file, `0` at or past it.
     /// - Throws: `DuneEventsError` `.inputUnavailable` if the read fails.
-    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(DuneEventsError) -> Int {
+    package func read(into buffer: MutableByteView, at offset: Int) throws(DuneEventsError) -> Int {
         try withDescriptor(.read) { descriptor throws(DuneEventsError) in
             do throws(Errno) {
                 return try descriptor.read(into: buffer, atOffset: offset)
@@ -317,22 +336,18 @@ package final class LogFile: Sendable {
     /// - Throws: `DuneEventsError` `.io` with "disk full", "file size limit
     ///   exceeded", … and what to do; the message also says whether the
     ///   rollback succeeded. Also `.io` if this `LogFile` is not the writer.
-    package func append(_ bytes: UnsafeRawBufferPointer, sync: Bool) throws(DuneEventsError) {
-        try appendBatch(isEmpty: bytes.isEmpty, sync: sync) { descriptor throws(Errno) in
-            try descriptor.writeAll(bytes, using: writeOnce)
-        }
+    package func append(_ bytes: [UInt8], sync: Bool) throws(DuneEventsError) {
+        try append(parts: [bytes], sync: sync)
     }
 
     /// Appends a whole batch held in several buffers (`parts`, in order), or
-    /// nothing: as ``append(_:sync:)-(UnsafeRawBufferPointer,_)`` of their
+    /// nothing: as ``append(_:sync:)`` of their
     /// bytes back to back — one rollback point before the first, one sync
     /// after the last — without copying them into one buffer first.
     package func append(parts: [[UInt8]], sync: Bool) throws(DuneEventsError) {
         try appendBatch(isEmpty: parts.allSatisfy(\.isEmpty), sync: sync) { descriptor throws(Errno) in
             for part in parts {
-                try part.withUnsafeBytes { buffer in
-                    Result { () throws(Errno) in try descriptor.writeAll(buffer, using: writeOnce) }
-                }.get()
+                try descriptor.writeAll(part, using: writeOnce)
             }
         }
     }
@@ -360,11 +375,6 @@ package final class LogFile: Sendable {
         }
     }
 
-    /// Appends a whole batch, or nothing; see `append(_:sync:)` for an
-    /// `UnsafeRawBufferPointer`.
-    package func append(_ bytes: [UInt8], sync: Bool) throws(DuneEventsError) {
-        try append(parts: [bytes], sync: sync)
-    }
 
     /// Truncates the file back to `size` after a failed append and says so in
     /// the returned error.

@@ -48,7 +48,7 @@ package final class LogLineReader {
     /// One complete line.
     package struct Line {
         /// The line's bytes, without the `\n`; valid only during the body call.
-        package let bytes: UnsafeRawBufferPointer
+        package let bytes: ByteView
         /// The 1-based line number (counted from `firstLineNumber`).
         package let number: Int
         /// The byte offset of the line's first byte in the file.
@@ -61,7 +61,7 @@ package final class LogLineReader {
     package struct Batch {
         /// The lines, each **with** its terminating `\n`; the last byte is
         /// always `\n`. Valid only during the body call.
-        package let bytes: UnsafeRawBufferPointer
+        package let bytes: ByteView
         /// The byte offset of `bytes[0]` in the file.
         package let byteOffset: Int
         /// The number of the first line in the batch.
@@ -78,10 +78,9 @@ package final class LogLineReader {
         ///
         /// - Complexity: O(*n*) in the batch's bytes.
         package func forEachLine(_ body: (Line) throws -> Void) rethrows {
-            guard let base = bytes.baseAddress else { return }
             var number = firstLineNumber
-            try LineScanning.forEachCompleteLine(in: base, from: 0, to: bytes.count) { start, end in
-                try body(Line(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), number: number, byteOffset: byteOffset + start))
+            try LineScanning.forEachCompleteLine(in: bytes) { start, end in
+                try body(Line(bytes: bytes.subview(start..<end), number: number, byteOffset: byteOffset + start))
                 number += 1
             }
         }
@@ -182,16 +181,15 @@ package final class LogLineReader {
         var lineNumber = firstLineNumber
         let file = self.file
         while true {
-            let count = try lines.refill(maximum: chunkSize, growing: true) { (room, at) throws(DuneEventsError) in
+            let count = try lines.refill(maximum: chunkSize, growing: true) { (room: MutableByteView, at) throws(DuneEventsError) in
                 try file.read(into: room, at: at)
             }
             if count == 0 { break }
             // Everything up to the last `\n` read is a batch; the rest waits for more bytes.
             guard let batch = lines.takeCompleteLines() else { continue }
-            let base = lines.base
-            let lineCount = LineScanning.newlineCount(in: base, from: batch.lowerBound, to: batch.upperBound)
-            try body(Batch(bytes: UnsafeRawBufferPointer(start: base + batch.lowerBound, count: batch.count),
-                           byteOffset: lines.streamOffset(of: batch.lowerBound), firstLineNumber: lineNumber, lineCount: lineCount))
+            let bytes = lines.bytes(batch)
+            let lineCount = LineScanning.newlineCount(in: bytes)
+            try body(Batch(bytes: bytes, byteOffset: lines.streamOffset(of: batch.lowerBound), firstLineNumber: lineNumber, lineCount: lineCount))
             lineNumber += lineCount
         }
         return ReadEnd(endOffset: lines.streamOffset(of: lines.start), nextLineNumber: lineNumber, trailingByteCount: lines.pendingCount)

@@ -139,21 +139,10 @@ final class ChunkDecoder {
     private let chunkSize: Int
     private let through: Int
     private let scanner = StoredLineScanner()
-    private var buffer: UnsafeMutableRawBufferPointer
+    /// The chunk's bytes, from one byte before its start; grown for a line that runs past it.
+    private let buffer: AlignedBytes
     /// `,"crc":"` as one little-endian word.
-    private let trailerMarker: UInt64 = StoredLine.crcMarker.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-    /// Per byte: its value for `0-9a-f`, `0x80` for anything else (uppercase too: the log stores lowercase).
-    private let lowercaseHex: UnsafeMutablePointer<UInt8> = {
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-        for byte in 0..<256 {
-            switch byte {
-            case 0x30...0x39: table[byte] = UInt8(byte - 0x30)
-            case 0x61...0x66: table[byte] = UInt8(byte - 0x61 + 10)
-            default: table[byte] = 0x80
-            }
-        }
-        return table
-    }()
+    private let trailerMarker: UInt64 = ByteView.with(StoredLine.crcMarker) { $0.loadLittleEndian(at: 0, as: UInt64.self) }
 
     /// The offset chunk 0 starts at (a line start).
     private let base: Int
@@ -164,12 +153,7 @@ final class ChunkDecoder {
         self.base = base
         self.chunkSize = chunkSize
         self.through = through
-        buffer = .allocate(byteCount: chunkSize + 64 * 1024, alignment: 64)
-    }
-
-    deinit {
-        buffer.deallocate()
-        lowercaseHex.deallocate()
+        buffer = AlignedBytes(count: chunkSize + 64 * 1024, alignment: 64)
     }
 
     /// Decodes the lines that start in `[chunk × chunkSize, (chunk + 1) × chunkSize)`.
@@ -181,11 +165,11 @@ final class ChunkDecoder {
         var filled = try read(from: readStart, count: chunkEnd - readStart, at: 0)
         var lineStart = 0
         if chunkStart > base {
-            guard let base = buffer.baseAddress else { return empty(at: chunkStart) }
-            if base.load(as: UInt8.self) == UInt8(ascii: "\n") {
+            guard filled > 0 else { return empty(at: chunkEnd) }  // nothing read: the file shrank
+            if buffer.bytes(0..<1)[0] == UInt8(ascii: "\n") {
                 lineStart = 1
             } else {
-                guard let found = LineScanning.firstNewline(in: base, from: 1, to: filled) else {
+                guard let found = findNewline(from: 1, to: filled) else {
                     return empty(at: chunkEnd)  // the chunk lies inside one long line
                 }
                 lineStart = found + 1
@@ -214,10 +198,11 @@ final class ChunkDecoder {
                 grouped += 1
                 next = lineEnd + 1
             }
-            guard grouped > 0, let base = buffer.baseAddress else { break }
-            checkCRCs(base, starts, ends, grouped, into: &intact)
+            guard grouped > 0 else { break }
+            let bytes = buffer.bytes(0..<filled)  // valid until the next read: the group's lines are all read
+            checkCRCs(bytes, starts, ends, grouped, into: &intact)
             for member in 0..<grouped {
-                let line = UnsafeRawBufferPointer(start: base + starts[member], count: ends[member] - starts[member])
+                let line = bytes.subview(starts[member]..<ends[member])
                 let offset = readStart + starts[member]
                 // After the line with seq `through` nothing more is read: damage there is the limit, not an error.
                 let pastLimit = result.goodLines > 0 && expected > through
@@ -281,32 +266,26 @@ final class ChunkDecoder {
         return nil
     }
 
-    /// Whether each of the `count` lines `base[starts[i]..<ends[i]]` is intact
+    /// Whether each of the `count` lines `bytes[starts[i]..<ends[i]]` is intact
     /// (``StoredLine/isIntact(_:)``), with the CRCs computed four at a time.
-    private func checkCRCs(_ base: UnsafeMutableRawPointer, _ starts: [Int], _ ends: [Int], _ count: Int, into intact: inout [Bool]) {
+    private func checkCRCs(_ bytes: ByteView, _ starts: [Int], _ ends: [Int], _ count: Int, into intact: inout [Bool]) {
         let marker = trailerMarker
-        let hex = lowercaseHex
-        // `StoredLine.payloadLength(of:)` and `CRC32.parseHex(_:)`, word at a time.
-        @inline(__always) func trailer(_ member: Int) -> (payload: UnsafeRawBufferPointer, crc: UInt32)? {
+        // `StoredLine.payloadLength(of:)` and `CRC32.parseHex(_:)`, a word at a time.
+        @inline(__always) func trailer(_ member: Int) -> (payload: ByteView, crc: UInt32)? {
             let index = min(member, count - 1)
-            let line = base + starts[index]
-            let length = ends[index] - starts[index] - StoredLine.trailerLength
-            guard length > 0, line.load(as: UInt8.self) == UInt8(ascii: "{"),
-                  line.loadUnaligned(fromByteOffset: length, as: UInt64.self) == marker,
-                  line.load(fromByteOffset: length + 16, as: UInt8.self) == UInt8(ascii: "\""),
-                  line.load(fromByteOffset: length + 17, as: UInt8.self) == UInt8(ascii: "}")
+            let line = bytes.subview(starts[index]..<ends[index])
+            let length = line.count - StoredLine.trailerLength
+            guard length > 0, line[0] == UInt8(ascii: "{"),
+                  line.loadLittleEndian(at: length, as: UInt64.self) == marker,
+                  line[length + 16] == UInt8(ascii: "\""), line[length + 17] == UInt8(ascii: "}")
             else { return nil }
-            var crc: UInt32 = 0
-            var invalid: UInt8 = 0
-            for digit in 0..<8 {
-                let value = hex[Int(line.load(fromByteOffset: length + 8 + digit, as: UInt8.self))]
-                invalid |= value
-                crc = crc << 4 | UInt32(value & 0x0F)
-            }
-            guard invalid & 0x80 == 0 else { return nil }
-            return (UnsafeRawBufferPointer(start: line, count: length), crc)
+            // The 8 digits as one word: lowercase hex only (the log stores no other form).
+            var cases: UInt64 = 0
+            guard let crc = PackedUUID.hexWord(line.loadLittleEndian(at: length + 8, as: UInt64.self), &cases), cases & 1 == 0
+            else { return nil }
+            return (line.subview(0..<length), UInt32(truncatingIfNeeded: crc))
         }
-        let empty = UnsafeRawBufferPointer(start: base, count: 0)
+        let empty = bytes.subview(0..<0)
         let a = trailer(0), b = trailer(1), c = trailer(2), d = trailer(3)
         let (ca, cb, cc, cd) = CRC32.checksums(a?.payload ?? empty, b?.payload ?? empty, c?.payload ?? empty, d?.payload ?? empty)
         intact[0] = a.map { $0.crc == ca } ?? false
@@ -321,16 +300,14 @@ final class ChunkDecoder {
     }
 
     private func findNewline(from: Int, to: Int) -> Int? {
-        guard let base = buffer.baseAddress else { return nil }
-        return LineScanning.firstNewline(in: base, from: from, to: to)
+        LineScanning.firstNewline(in: buffer.bytes(0..<to), from: from, to: to)
     }
 
     /// Reads up to `count` bytes at file offset `offset` into `buffer[at...]`; fewer only at the end of the file.
     private func read(from offset: Int, count: Int, at position: Int) throws -> Int {
         var total = 0
         while total < count {
-            let room = UnsafeMutableRawBufferPointer(rebasing: buffer[(position + total)..<(position + count)])
-            let read = try file.read(into: room, at: offset + total)
+            let read = try file.read(into: buffer.room((position + total)..<(position + count)), at: offset + total)
             if read == 0 { break }
             total += read
         }
@@ -338,10 +315,7 @@ final class ChunkDecoder {
     }
 
     private func grow() {
-        let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 64)
-        grown.copyMemory(from: UnsafeRawBufferPointer(buffer))
-        buffer.deallocate()
-        buffer = grown
+        buffer.grow()
     }
 }
 

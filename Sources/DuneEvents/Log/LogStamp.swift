@@ -37,24 +37,18 @@ package struct LogStamp: Sendable, Equatable {
         while chunkEnd > 0 {
             let chunkStart = max(0, chunkEnd - chunkLength)
             chunkLength = min(chunkLength * 4, 64 * 1024)
-            var chunk = [UInt8](repeating: 0, count: chunkEnd - chunkStart)
-            let complete = chunk.withUnsafeMutableBytes { buffer in
-                (try? file.read(into: buffer, at: chunkStart)) == buffer.count
-            }
-            guard complete else { return nil }
+            guard let chunk = try? file.bytes(upTo: chunkEnd - chunkStart, at: chunkStart),
+                  chunk.count == chunkEnd - chunkStart
+            else { return nil }
             tail = chunk + tail
             if chunk.contains(UInt8(ascii: "\n")) { break }
             chunkEnd = chunkStart
         }
         let line = Array(tail[(tail.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)...])
-        let stamp = line.withUnsafeBytes { bytes -> LogStamp? in
-            guard let payload = StoredLine.payloadLength(of: bytes),
-                  let crc = CRC32.parseHex(UnsafeRawBufferPointer(rebasing: bytes[(payload + 8)..<(payload + 16)]))
-            else { return nil }
-            return LogStamp(identity: identity, offset: size, lastSeq: lastSeq, lastLineLength: bytes.count, lastLineCRC: crc)
-        }
+        guard let crc = ByteView.with(line, { StoredLine.storedCRC(of: $0) }) else { return nil }
+        let stamp = LogStamp(identity: identity, offset: size, lastSeq: lastSeq, lastLineLength: line.count, lastLineCRC: crc)
         // Stamp only what a later check will accept.
-        guard let stamp, stamp.matches(file, size: size) else { return nil }
+        guard stamp.matches(file, size: size) else { return nil }
         return stamp
     }
 
@@ -75,26 +69,16 @@ package struct LogStamp: Sendable, Equatable {
         guard offset <= size, offset > lastLineLength else { return "the log is shorter than the \(offset) bytes it covers" }
         let start = offset - lastLineLength - 1
         let readStart = max(0, start - 1)
-        var bytes = [UInt8](repeating: 0, count: offset - readStart)
-        let complete = bytes.withUnsafeMutableBytes { buffer in
-            var filled = 0
-            while filled < buffer.count {
-                guard let count = try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), at: readStart + filled),
-                      count > 0
-                else { return false }
-                filled += count
-            }
-            return true
-        }
         let mismatch = "the log no longer has line seq \(lastSeq) ending at byte \(offset)"
-        guard complete, bytes.last == UInt8(ascii: "\n") else { return mismatch }
+        guard let bytes = try? file.bytes(upTo: offset - readStart, at: readStart), bytes.count == offset - readStart,
+              bytes.last == UInt8(ascii: "\n")
+        else { return mismatch }
         // The line must start a line: the byte before it is a newline (or it is the first line).
         if start > 0, bytes[0] != UInt8(ascii: "\n") { return mismatch }
         let line = Array(bytes[(start - readStart)..<(bytes.count - 1)])
         guard !line.contains(UInt8(ascii: "\n")) else { return mismatch }
-        let intact = line.withUnsafeBytes { line in
-            guard StoredLine.isIntact(line), let payload = StoredLine.payloadLength(of: line),
-                  CRC32.parseHex(UnsafeRawBufferPointer(rebasing: line[(payload + 8)..<(payload + 16)])) == lastLineCRC,
+        let intact = ByteView.with(line) { line in
+            guard StoredLine.isIntact(line), StoredLine.storedCRC(of: line) == lastLineCRC,
                   let event = try? EventCodec.decode(line)
             else { return false }
             return event.seq == lastSeq

@@ -26,7 +26,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Parses the RFC 3339 text in `bytes`; `nil` when ``init(parsing:)`` would
     /// reject it. For parsers that have the bytes already (no copy of them).
-    package init?(utf8 bytes: UnsafeRawBufferPointer) {
+    package init?(utf8 bytes: ByteView) {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let parsed = try? Timestamp.scan(bytes, text: text) else { return nil }
         self.epochSeconds = parsed.0
@@ -38,8 +38,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Parses the RFC 3339 text `text`; `nil` when ``init(parsing:)`` would
     /// reject it. Reads the string's UTF-8 in place (no copy of the bytes).
     package init?(utf8Text text: String) {
-        var text = text
-        guard let parsed = text.withUTF8({ Timestamp(utf8: UnsafeRawBufferPointer($0)) }) else { return nil }
+        guard let parsed = ByteView.with(text, { Timestamp(utf8: $0) }) else { return nil }
         self = parsed
     }
 
@@ -47,13 +46,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     ///
     /// - Throws: ``ParseError`` that says what is wrong, e.g. a missing offset.
     public init(parsing text: String) throws(ParseError) {
-        var utf8 = Array(text.utf8)
-        let parsed = try utf8.withUnsafeMutableBytes { buffer -> Result<(Int64, Int32, Int32), ParseError> in
-            do throws(ParseError) {
-                return .success(try Timestamp.scan(UnsafeRawBufferPointer(buffer), text: text))
-            } catch {
-                return .failure(error)
-            }
+        let parsed = try ByteView.with(text) { bytes in
+            Result { () throws(ParseError) in try Timestamp.scan(bytes, text: text) }
         }.get()
         self.epochSeconds = parsed.0
         self.nanoseconds = parsed.1
@@ -181,7 +175,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     // MARK: - Scanning
 
-    private static func scan(_ b: UnsafeRawBufferPointer, text: String) throws(ParseError) -> (Int64, Int32, Int32) {
+    private static func scan(_ b: ByteView, text: String) throws(ParseError) -> (Int64, Int32, Int32) {
         func fail(_ reason: String) -> ParseError { ParseError(reason: "timestamp \"\(text)\" \(reason)") }
         func digits(_ at: Int, _ count: Int) -> Int? {
             guard at + count <= b.count else { return nil }
@@ -226,7 +220,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             for _ in count..<9 { nanos *= 10 }
         }
         guard index < b.count else {
-            throw fail("has no UTC offset; add 'Z' or '±HH:MM' (e.g. \(String(decoding: UnsafeRawBufferPointer(rebasing: b[0..<index]), as: UTF8.self))Z)")
+            throw fail("has no UTC offset; add 'Z' or '±HH:MM' (e.g. \(String(decoding: b.subview(0..<index), as: UTF8.self))Z)")
         }
         var offset = 0
         switch b[index] {

@@ -4,6 +4,10 @@
 /// Every call retries on `EINTR` and throws `Errno`; mapping to
 /// `DuneEventsError` happens one level up, where the path is known. The value
 /// does not own the descriptor: whoever opened it closes it (`LogFile`).
+///
+/// Its pointer-taking calls hand a buffer's base and exact count to the
+/// system call and nothing else; everything outside the platform layer uses
+/// the overloads that take arrays, a ``ByteView`` or a ``MutableByteView``.
 package struct FileDescriptor: Sendable, Hashable {
     package let rawValue: CInt
     /// Where its writes, truncations, syncs and `close` go: the system calls,
@@ -138,9 +142,46 @@ package struct FileDescriptor: Sendable, Hashable {
     /// Writes every byte of `bytes`, looping over short writes, like
     /// ``writeAll(_:using:)`` with the real `write(2)`: the safe signature for
     /// callers that hold the bytes in an array.
-    package func writeAll(_ bytes: [UInt8]) throws(Errno) {
+    package func writeAll(_ bytes: [UInt8], using write: WriteFunction = systemWrite) throws(Errno) {
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(Errno) in try writeAll(buffer) }
+            Result { () throws(Errno) in try writeAll(buffer, using: write) }
+        }.get()
+    }
+
+    /// `pwrite`s every byte of `bytes` at `offset`, looping over short writes.
+    func writeAll(_ bytes: [UInt8], atOffset offset: Int) throws(Errno) {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(Errno) in try writeAll(buffer, atOffset: offset) }
+        }.get()
+    }
+
+    /// One `write(2)` of the bytes in view.
+    ///
+    /// - Returns: The number of bytes written, possibly fewer than asked.
+    func write(_ bytes: ByteView) throws(Errno) -> Int {
+        try write(bytes.buffer)
+    }
+
+    /// One `pread(2)` into the view's bytes at `offset`.
+    ///
+    /// - Returns: The number of bytes read; `0` at end of file.
+    func read(into view: MutableByteView, atOffset offset: Int) throws(Errno) -> Int {
+        try read(into: view.buffer, atOffset: offset)
+    }
+
+    /// `pread`s exactly `view.count` bytes at `offset` into the view.
+    ///
+    /// - Throws: `Errno` on failure, `EIO` if the file ends first.
+    func readExactly(into view: MutableByteView, atOffset offset: Int) throws(Errno) {
+        try readExactly(into: view.buffer, atOffset: offset)
+    }
+
+    /// `pread`s exactly `bytes.count` bytes at `offset` into the array.
+    ///
+    /// - Throws: `Errno` on failure, `EIO` if the file ends first.
+    func readExactly(into bytes: inout [UInt8], atOffset offset: Int) throws(Errno) {
+        try bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(Errno) in try readExactly(into: buffer, atOffset: offset) }
         }.get()
     }
 

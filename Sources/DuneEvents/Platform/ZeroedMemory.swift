@@ -60,3 +60,39 @@ package final class ZeroedMemory: @unchecked Sendable {
         }
     }
 }
+
+// MARK: - Tables of rows as bytes
+
+extension ZeroedMemory {
+    /// An array of `count` rows whose memory `fill` writes as bytes (a table
+    /// read back from a file in its in-memory layout), or `nil` when `fill`
+    /// returns `false`.
+    ///
+    /// The invariants, which make this safe for the rows it is used for:
+    /// - `Row` is a plain value for which **every byte pattern is a valid
+    ///   value**: integer and floating-point fields only, no references, no
+    ///   enums, nothing that needs deinitializing. Then whatever bytes `fill`
+    ///   writes are valid rows; the caller checks what they mean afterwards
+    ///   (a checksum, then the rows' own rules).
+    /// - The view `fill` gets covers exactly `count × stride` bytes and is
+    ///   valid only during the call. When `fill` fails, no row is kept.
+    /// - The memory is untouched before `fill`: it is advised to use huge
+    ///   pages (``adviseHugePages(_:)``), so filling it faults far less.
+    package static func rows<Row: BitwiseCopyable>(of type: Row.Type, count: Int, fill: (MutableByteView) -> Bool) -> [Row]? {
+        var complete = false
+        let rows = [Row](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<(count * MemoryLayout<Row>.stride)])
+            adviseHugePages(raw)
+            complete = fill(MutableByteView(raw))
+            initialized = complete ? count : 0
+        }
+        return complete ? rows : nil
+    }
+
+    /// Runs `body` with a view of the bytes of `rows` in memory (a table
+    /// written to a file in its in-memory layout); the view is valid only
+    /// inside `body`. `Row` is a plain value as for ``rows(of:count:fill:)``.
+    package static func withBytes<Row: BitwiseCopyable, Result>(of rows: [Row], _ body: (ByteView) -> Result) -> Result {
+        rows.withUnsafeBytes { body(ByteView($0)) }
+    }
+}

@@ -11,7 +11,13 @@
 /// (stdin too), keeps its memory fixed by skipping an overlong line, and
 /// accepts a last line without `\n` at the end of its input.
 ///
-/// Not copyable: it owns its memory, freed when it goes away.
+/// Not copyable: it owns its memory, freed when it goes away. The raw-memory
+/// invariants: `storage` holds `start ≤ end ≤ storage.count` with bytes read
+/// in `0..<end`; a range handed out lies in `0..<end`, and ``bytes(_:)``
+/// checks that before making a view; views are valid until the next refill,
+/// which moves the pending bytes to the front (overlapping copy) and may
+/// reallocate. Tested in `LogLineReaderTests` (lines across chunks, long
+/// lines, torn tails).
 package struct LineBuffer: ~Copyable {
     /// The memory; ranges handed out index into it.
     private(set) var storage: UnsafeMutableRawBufferPointer
@@ -38,6 +44,15 @@ package struct LineBuffer: ~Copyable {
 
     /// How many bytes are read but not handed out.
     package var pendingCount: Int { end - start }
+
+    /// The bytes at `range` of the buffer (a range ``nextLine()``,
+    /// ``takeCompleteLines()`` or ``takePending()`` handed out), valid until
+    /// the next refill or until the buffer goes away.
+    @inline(__always)
+    package func bytes(_ range: Range<Int>) -> ByteView {
+        precondition(range.lowerBound >= 0 && range.upperBound <= end, "LineBuffer: range outside the bytes read")
+        return ByteView(UnsafeRawBufferPointer(rebasing: storage[range]))
+    }
 
     /// The stream offset of buffer index `index`.
     func streamOffset(of index: Int) -> Int { origin + index }
@@ -90,6 +105,15 @@ package struct LineBuffer: ~Copyable {
 
     // MARK: - Reading
 
+    /// ``refill(maximum:growing:_:)`` for a `read` that takes a ``MutableByteView``.
+    @inline(__always)
+    package mutating func refill<Failure: Error>(
+        maximum: Int, growing: Bool,
+        into read: (_ room: MutableByteView, _ streamOffset: Int) throws(Failure) -> Int
+    ) throws(Failure) -> Int {
+        try refill(maximum: maximum, growing: growing) { (room, offset) throws(Failure) in try read(MutableByteView(room), offset) }
+    }
+
     /// Moves the pending bytes to the front, doubles the buffer if it is
     /// full and `growing` is allowed, then reads once into the free room (at
     /// most `maximum` bytes).
@@ -125,5 +149,96 @@ package struct LineBuffer: ~Copyable {
         let count = try read(room, origin + end)
         end += count
         return count
+    }
+}
+
+// MARK: - Where lines end
+
+/// Where lines end: the one implementation every line reader of DuneEvents
+/// uses to split bytes at `\n` — the log's ``LogLineReader`` (and through it
+/// `tail --follow`'s `LogTail`), the input's `InputLineReader` and the
+/// chunk decoder of `LogReader.forEachEventBatch`.
+///
+/// The rule they share: a line is complete only when its `\n` has been read.
+/// Bytes after the last `\n` of what was read are never a line of the log
+/// (a line a writer is still appending, or a torn tail); readers keep them
+/// and look again after reading more. (The input reader alone also accepts a
+/// last line without `\n` at the end of its input, as `ingest` promises.)
+///
+/// The forward search is the C library's `memchr` through the platform layer
+/// (vectorized; several times faster than a Swift byte loop on 300-byte
+/// lines); everything here is `@inline(__always)`, so the hot loops pay no
+/// call.
+package enum LineScanning {
+    /// `\n`.
+    static let newline = UInt8(ascii: "\n")
+
+    /// The index of the first `\n` in `base[from..<to]`, if any.
+    @inline(__always)
+    package static func firstNewline(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
+        guard from < to, let found = system_memchr(base + from, newline, to - from) else { return nil }
+        return found - base
+    }
+
+    /// The index of the last `\n` in `base[from..<to]`, if any: the complete
+    /// lines of those bytes end there.
+    @inline(__always)
+    package static func lastNewline(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
+        var index = to - 1
+        while index >= from {
+            if base.load(fromByteOffset: index, as: UInt8.self) == newline { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// How many `\n` bytes `base[from..<to]` holds.
+    @inline(__always)
+    package static func newlineCount(in base: UnsafeRawPointer, from: Int, to: Int) -> Int {
+        var count = 0
+        var start = from
+        while let found = firstNewline(in: base, from: start, to: to) {
+            count += 1
+            start = found + 1
+        }
+        return count
+    }
+
+    /// Calls `body` with the start and end (the index of its `\n`) of each
+    /// complete line in `base[from..<to]`, in order; bytes after the last
+    /// `\n` are not a line.
+    @inline(__always)
+    package static func forEachCompleteLine(in base: UnsafeRawPointer, from: Int, to: Int,
+                                    _ body: (_ start: Int, _ end: Int) throws -> Void) rethrows {
+        var start = from
+        while let end = firstNewline(in: base, from: start, to: to) {
+            try body(start, end)
+            start = end + 1
+        }
+    }
+
+    // MARK: - Views
+
+    /// The index of the first `\n` in `bytes[from..<to]`, if any.
+    @inline(__always)
+    package static func firstNewline(in bytes: ByteView, from: Int, to: Int) -> Int? {
+        guard from < to, let base = bytes.buffer.baseAddress else { return nil }
+        assert(from >= 0 && to <= bytes.count, "search outside the view")
+        return firstNewline(in: base, from: from, to: to)
+    }
+
+    /// How many `\n` bytes `bytes` holds.
+    @inline(__always)
+    package static func newlineCount(in bytes: ByteView) -> Int {
+        guard let base = bytes.buffer.baseAddress else { return 0 }
+        return newlineCount(in: base, from: 0, to: bytes.count)
+    }
+
+    /// Calls `body` with each complete line of `bytes` (`start..<end`, the
+    /// `\n` at `end`), in order; bytes after the last `\n` are not a line.
+    @inline(__always)
+    package static func forEachCompleteLine(in bytes: ByteView, _ body: (_ start: Int, _ end: Int) throws -> Void) rethrows {
+        guard let base = bytes.buffer.baseAddress else { return }
+        try forEachCompleteLine(in: base, from: 0, to: bytes.count, body)
     }
 }

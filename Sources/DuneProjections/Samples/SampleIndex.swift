@@ -12,8 +12,15 @@ import DuneEvents
 ///
 /// Random ids make every lookup a cache miss; the slots of a large table sit
 /// on 2 MiB pages (``SlotTable``) so that the miss is not also a TLB miss,
-/// and ``warm(_:)`` lets a caller start a group's misses together.
+/// and ``warm(_:count:)`` lets a caller start a group's misses together.
 /// A value type: the storage is copied before a write when shared.
+///
+/// One of the few owners of raw memory (the slots, through ``SlotTable``).
+/// The invariants: `slots` points at `capacity` `UInt64`s (a power of two) in
+/// the table's ``ZeroedMemory``, alive as long as the table; every slot index
+/// is masked with `capacity - 1`; a snapshot's image is written and read as a
+/// ``ByteView`` / ``MutableByteView`` of exactly `capacity × 8` bytes and
+/// checked (every version in `1…count`, exactly `count` used) before use.
 struct SampleIndex: Sendable {
     private var table: SlotTable?
     private(set) var count = 0
@@ -46,12 +53,12 @@ struct SampleIndex: Sendable {
     /// one would each wait for memory. Returns a value derived from the loads
     /// (keep it, or the loads may be optimised away).
     @inline(__always)
-    func warm(_ hashes: UnsafeBufferPointer<UInt64>) -> UInt64 {
+    func warm(_ hashes: [UInt64], count: Int) -> UInt64 {
         guard let table else { return 0 }
         let slots = table.slots
         let mask = table.capacity - 1
         var sink: UInt64 = 0
-        for hash in hashes { sink ^= slots[Int(Self.fingerprint(hash)) & mask] }
+        for hash in hashes[..<count] { sink ^= slots[Int(Self.fingerprint(hash)) & mask] }
         return sink
     }
 
@@ -125,13 +132,13 @@ struct SampleIndex: Sendable {
     }
 
     /// Calls `body` with the slots as little-endian bytes (a snapshot's image of the table).
-    func withSlotBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        guard let table else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    func withSlotBytes<Result>(_ body: (ByteView) -> Result) -> Result {
+        guard let table else { return body(ByteView(UnsafeRawBufferPointer(start: nil, count: 0))) }
         #if _endian(little)
-        return body(UnsafeRawBufferPointer(start: table.slots, count: table.capacity * 8))
+        return body(ByteView(UnsafeRawBufferPointer(start: table.slots, count: table.capacity * 8)))
         #else
         let swapped = (0..<table.capacity).map { table.slots[$0].littleEndian }
-        return swapped.withUnsafeBytes(body)
+        return ByteView.with(swapped, body)
         #endif
     }
 
@@ -140,10 +147,10 @@ struct SampleIndex: Sendable {
     /// `fill` fails or the slots do not hold exactly `count` versions, each in
     /// `1…count`: a table that passes is safe to probe, and the snapshot's
     /// checksum vouches that it is the one written.
-    init?(capacity: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) -> Bool) {
+    init?(capacity: Int, count: Int, fill: (MutableByteView) -> Bool) {
         guard capacity >= 1024, capacity & (capacity - 1) == 0, count >= 0, count * 8 <= capacity * 5 else { return nil }
         let table = SlotTable(capacity: capacity)
-        guard fill(UnsafeMutableRawBufferPointer(start: table.slots, count: capacity * 8)) else { return nil }
+        guard fill(MutableByteView(UnsafeMutableRawBufferPointer(start: table.slots, count: capacity * 8))) else { return nil }
         var occupied = 0
         var valid = true
         for index in 0..<capacity {

@@ -57,41 +57,40 @@ extension SampleStore {
                 let block = blocks[blockIndex]
                 if classesOfBlock[blockIndex] == nil { classesOfBlock[blockIndex] = block.sources.map(sourceClass) }
                 let classes = classesOfBlock[blockIndex] ?? []
-                block.rows.withUnsafeBufferPointer { rows in
-                    for version in retained[position..<runEnd] {
-                        let row = Int(version - first)
-                        let packed = rows[row]
-                        if packed.kindIndex == SampleKind.sleepIndex {
-                            if packed.isFull {
-                                hasFullSleep = true
-                            } else {
-                                sleepRows.append(PackedSleepRow(start: packed.start, end: packed.end, stage: Int(packed.value), seq: packed.seq))
-                                continue
-                            }
-                        }
-                        guard packed.kindIndex == SampleKind.stepCountIndex else {
-                            others.append(StoredSample(sample: block.sample(at: row), seq: packed.seq))
+                let rows = block.rows
+                for version in retained[position..<runEnd] {
+                    let row = Int(version - first)
+                    let packed = rows[row]
+                    if packed.kindIndex == SampleKind.sleepIndex {
+                        if packed.isFull {
+                            hasFullSleep = true
+                        } else {
+                            sleepRows.append(PackedSleepRow(start: packed.start, end: packed.end, stage: Int(packed.value), seq: packed.seq))
                             continue
                         }
-                        let value: Double
-                        let group: Int32
-                        var fullName: String?
-                        if packed.isFull {
-                            let sample = block.fullSamples[packed.fullIndex]
-                            guard let quantity = sample.quantity?.value else { continue }
-                            value = quantity
-                            fullName = sample.source
-                            group = sourceClass(sample.source)
-                        } else {
-                            value = packed.value
-                            group = classes[Int(packed.source)]
-                        }
-                        if let existing = groupOfClass[group] {
-                            groups[existing].steps += value
-                        } else {
-                            groupOfClass[group] = groups.count
-                            groups.append(StepGroup(group: group, name: fullName ?? block.sources[Int(packed.source)], steps: value))
-                        }
+                    }
+                    guard packed.kindIndex == SampleKind.stepCountIndex else {
+                        others.append(StoredSample(sample: block.sample(at: row), seq: packed.seq))
+                        continue
+                    }
+                    let value: Double
+                    let group: Int32
+                    var fullName: String?
+                    if packed.isFull {
+                        let sample = block.fullSamples[packed.fullIndex]
+                        guard let quantity = sample.quantity?.value else { continue }
+                        value = quantity
+                        fullName = sample.source
+                        group = sourceClass(sample.source)
+                    } else {
+                        value = packed.value
+                        group = classes[Int(packed.source)]
+                    }
+                    if let existing = groupOfClass[group] {
+                        groups[existing].steps += value
+                    } else {
+                        groupOfClass[group] = groups.count
+                        groups.append(StepGroup(group: group, name: fullName ?? block.sources[Int(packed.source)], steps: value))
                     }
                 }
                 position = runEnd

@@ -31,7 +31,7 @@ package struct SampleStore: Sendable, Equatable {
     private var versions = SampleVersions()
     private var index = SampleIndex()
     private var buckets = DayBuckets()
-    /// Where the loads of ``SampleIndex/warm(_:)`` go.
+    /// Where the loads of ``SampleIndex/warm(_:count:)`` go.
     private var warmed: UInt64 = 0
     /// Whether folding leaves the store empty (see ``init(ignoringSamples:)``).
     package let ignoresSamples: Bool
@@ -89,46 +89,45 @@ package struct SampleStore: Sendable, Equatable {
         var base: UInt32?
         var resolved = false
         let groupSize = 16
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: groupSize) { hashes in
-            var groupStart = 0
-            while groupStart < batch.count {
-                let groupEnd = min(batch.count, groupStart + groupSize)
-                // Touch the index slots of the group's ids first (see `SampleIndex.warm`).
-                var hashCount = 0
-                for position in groupStart..<groupEnd {
-                    let row = batch.rows[position]
-                    guard row >= 0 else { continue }
-                    let packed = block.rows[Int(row)]
-                    guard packed.hasPackedID else { continue }
-                    hashes[hashCount] = packed.packedID.hashValue64
-                    hashCount += 1
-                }
-                warmed ^= index.warm(UnsafeBufferPointer(rebasing: hashes[..<hashCount]))
-                for position in groupStart..<groupEnd {
-                    let row = batch.rows[position]
-                    if row < 0 {
-                        if let deleted = Self.deletedSampleID(batch.others, Int(~row), after: after) {
-                            remove(SampleKey(deleted))
-                        }
-                        continue
-                    }
-                    let sampleRow = Int(row)
-                    let packed = block.rows[sampleRow]
-                    guard packed.seq > after, !block.isOutsideTimestampWindow(row: sampleRow) else { continue }
-                    if !resolved {
-                        base = versions.reference(block)
-                        resolved = true
-                    }
-                    let version = base.map { $0 + UInt32(sampleRow) } ?? versions.appendCopy(of: block, row: sampleRow)
-                    if packed.isFull {
-                        let sample = block.fullSamples[packed.fullIndex]
-                        upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal, kindIndex: packed.kindIndex)
-                    } else {
-                        upsertPacked(version, id: packed.packedID, day: packed.packedDayOrdinal, kindIndex: packed.kindIndex)
-                    }
-                }
-                groupStart = groupEnd
+        var hashes = [UInt64](repeating: 0, count: groupSize)
+        var groupStart = 0
+        while groupStart < batch.count {
+            let groupEnd = min(batch.count, groupStart + groupSize)
+            // Touch the index slots of the group's ids first (see `SampleIndex.warm`).
+            var hashCount = 0
+            for position in groupStart..<groupEnd {
+                let row = batch.rows[position]
+                guard row >= 0 else { continue }
+                let packed = block.rows[Int(row)]
+                guard packed.hasPackedID else { continue }
+                hashes[hashCount] = packed.packedID.hashValue64
+                hashCount += 1
             }
+            warmed ^= index.warm(hashes, count: hashCount)
+            for position in groupStart..<groupEnd {
+                let row = batch.rows[position]
+                if row < 0 {
+                    if let deleted = Self.deletedSampleID(batch.others, Int(~row), after: after) {
+                        remove(SampleKey(deleted))
+                    }
+                    continue
+                }
+                let sampleRow = Int(row)
+                let packed = block.rows[sampleRow]
+                guard packed.seq > after, !block.isOutsideTimestampWindow(row: sampleRow) else { continue }
+                if !resolved {
+                    base = versions.reference(block)
+                    resolved = true
+                }
+                let version = base.map { $0 + UInt32(sampleRow) } ?? versions.appendCopy(of: block, row: sampleRow)
+                if packed.isFull {
+                    let sample = block.fullSamples[packed.fullIndex]
+                    upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal, kindIndex: packed.kindIndex)
+                } else {
+                    upsertPacked(version, id: packed.packedID, day: packed.packedDayOrdinal, kindIndex: packed.kindIndex)
+                }
+            }
+            groupStart = groupEnd
         }
     }
 
@@ -140,12 +139,10 @@ package struct SampleStore: Sendable, Equatable {
     /// history) cost a tag check, not a copy of a `RecordedEvent` and its strings.
     @inline(__always)
     private static func deletedSampleID(_ others: [RecordedEvent], _ index: Int, after: Int) -> String? {
-        others.withUnsafeBufferPointer { events in
-            guard case .sampleDeleted(let deletion) = events[index].event.payload, events[index].seq > after,
-                  TimestampWindow.contains(deletion.at)
-            else { return nil }
-            return deletion.sampleID
-        }
+        guard case .sampleDeleted(let deletion) = others[index].event.payload, others[index].seq > after,
+              TimestampWindow.contains(deletion.at)
+        else { return nil }
+        return deletion.sampleID
     }
 
     @inline(__always)
@@ -318,12 +315,9 @@ package struct SampleStore: Sendable, Equatable {
         self.init(retaining: retainedKinds)
         versions = SampleVersions(restoring: block)
         self.index = index
-        block.rows.withUnsafeBufferPointer { rows in
-            for row in 0..<rows.count {
-                let packed = rows[row]
-                let day = packed.isFull ? block.fullSamples[packed.fullIndex].day.ordinal : packed.packedDayOrdinal
-                buckets.add(UInt32(row + 1), day: day, retained: retains(packed.kindIndex))
-            }
+        for (row, packed) in block.rows.enumerated() {
+            let day = packed.isFull ? block.fullSamples[packed.fullIndex].day.ordinal : packed.packedDayOrdinal
+            buckets.add(UInt32(row + 1), day: day, retained: retains(packed.kindIndex))
         }
     }
 

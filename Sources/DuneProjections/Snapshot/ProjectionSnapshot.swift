@@ -225,7 +225,7 @@ package struct ProjectionSnapshot: Sendable {
     /// Whether `rows` are what ``writeMeta(to:)`` and the row section of a
     /// snapshot with `meta` can hold: each names a kind and points inside the
     /// tables it indexes, and their seqs rise and end at or before `throughSeq`.
-    static func rowsAreValid(_ rows: UnsafeBufferPointer<PackedSample>, _ meta: Meta) -> Bool {
+    static func rowsAreValid(_ rows: [PackedSample], _ meta: Meta) -> Bool {
         var previousSeq = 0
         let kinds = UInt8(SampleKind.allCases.count)
         for row in rows {
@@ -289,9 +289,9 @@ extension PackedSample {
     }
 
     /// The row whose 64 snapshot bytes start at `offset` (when ``hasSnapshotLayout`` is false).
-    init(snapshotBytes bytes: UnsafeRawBufferPointer, at offset: Int) {
+    init(snapshotBytes bytes: ByteView, at offset: Int) {
         @inline(__always) func load<T: FixedWidthInteger>(_ at: Int, _ type: T.Type) -> T {
-            T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + at, as: T.self))
+            bytes.loadLittleEndian(at: offset + at, as: T.self)
         }
         self.init(idHigh: load(0, UInt64.self), idLow: load(8, UInt64.self), seq: Int(Int64(bitPattern: load(16, UInt64.self))),
                   value: Double(bitPattern: load(24, UInt64.self)),

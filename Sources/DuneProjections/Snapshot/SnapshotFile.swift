@@ -99,7 +99,7 @@ package enum SnapshotFile {
         }
         var offset = headerLength
         guard let metaBytes = file.bytes(sections[0].length, at: offset),
-              metaBytes.withUnsafeBytes({ CacheChecksum($0) }) == sections[0].check
+              CacheChecksum(metaBytes) == sections[0].check
         else { return damaged }
         offset += sections[0].length
         var reader = BinaryReader(metaBytes, from: 0)
@@ -125,11 +125,11 @@ package enum SnapshotFile {
               sections[1].length % 64 == 0, sections[1].length / 64 == meta.rowCount,
               sections[2].length % 8 == 0, sections[2].length / 8 == meta.indexCapacity,
               let rows = readRows(file, count: meta.rowCount, at: offset, check: sections[1].check),
-              rows.withUnsafeBufferPointer({ ProjectionSnapshot.rowsAreValid($0, meta) })
+              ProjectionSnapshot.rowsAreValid(rows, meta)
         else { return damaged }
         offset += sections[1].length
         guard let index = SampleIndex(capacity: meta.indexCapacity, count: meta.rowCount, fill: { slots in
-            file.read(into: slots, at: offset) && CacheChecksum(UnsafeRawBufferPointer(slots)) == sections[2].check
+            file.read(into: slots, at: offset) && CacheChecksum(slots.view) == sections[2].check
         }) else { return damaged }
         let samples = SampleBlock(rows: rows, fullSamples: meta.fullSamples, sources: meta.sources)
         return .success((ProjectionSnapshot(throughSeq: meta.throughSeq, samples: samples, index: index,
@@ -147,7 +147,7 @@ package enum SnapshotFile {
         guard let version = reader.uint32() else { return .failure(.notACache) }
         guard version == ProjectionSnapshot.formatVersion else { return .failure(.otherVersion(version)) }
         guard file.size >= headerLength, let header = file.bytes(headerLength, at: 0),
-              header.withUnsafeBytes({ CacheChecksum(UnsafeRawBufferPointer(rebasing: $0[..<(headerLength - 32)])) })
+              CacheChecksum(header[..<(headerLength - 32)])
                 == { var tail = BinaryReader(header, from: headerLength - 32); return CacheChecksum(from: &tail) }()
         else { return .failure(.damaged) }
         reader = BinaryReader(header, from: 12)
@@ -169,19 +169,13 @@ package enum SnapshotFile {
     /// into the array's memory where a row's layout is its file layout.
     private static func readRows(_ file: LogCacheFile.Reader, count: Int, at offset: Int, check: CacheChecksum) -> [PackedSample]? {
         guard PackedSample.hasSnapshotLayout else {
-            guard let bytes = file.bytes(count * 64, at: offset), bytes.withUnsafeBytes({ CacheChecksum($0) }) == check else { return nil }
-            return bytes.withUnsafeBytes { raw in (0..<count).map { PackedSample(snapshotBytes: raw, at: $0 * 64) } }
+            guard let bytes = file.bytes(count * 64, at: offset), CacheChecksum(bytes) == check else { return nil }
+            return ByteView.with(bytes) { view in (0..<count).map { PackedSample(snapshotBytes: view, at: $0 * 64) } }
         }
-        var complete = false
-        let rows = [PackedSample](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            // Untouched memory: filled with 2 MiB pages where the system offers them (far fewer page faults).
-            ZeroedMemory.adviseHugePages(raw)
-            // PackedSample holds only integers and a Double: any bytes are a valid value, and none needs deinitializing.
-            complete = file.read(into: raw, at: offset) && CacheChecksum(UnsafeRawBufferPointer(raw)) == check
-            initialized = complete ? count : 0
+        // PackedSample holds only integers and a Double: any bytes are a valid row (the checks after the read say which are sane).
+        return ZeroedMemory.rows(of: PackedSample.self, count: count) { room in
+            file.read(into: room, at: offset) && CacheChecksum(room.view) == check
         }
-        return complete ? rows : nil
     }
 
     /// The bytes of `<log>.snapshot` for `snapshot`, taken at `stamp`
@@ -194,7 +188,7 @@ package enum SnapshotFile {
         meta.string(eventVersions)
         stamp.write(to: &meta)
         snapshot.writeMeta(to: &meta)
-        return meta.bytes.withUnsafeBytes { meta in
+        return ByteView.with(meta.bytes) { meta in
             withRowBytes(snapshot.samples) { rows in
                 snapshot.index.withSlotBytes { slots in
                     let sections = [meta, rows, slots]
@@ -206,10 +200,10 @@ package enum SnapshotFile {
                         CacheChecksum(section).write(to: &header)
                     }
                     var file = Array(magic.utf8) + header.bytes
-                    file.withUnsafeBytes { CacheChecksum($0) }.write(to: &header)
+                    CacheChecksum(file).write(to: &header)
                     file = Array(magic.utf8) + header.bytes
                     file.reserveCapacity(file.count + sections.reduce(0) { $0 + $1.count })
-                    for section in sections { file.append(contentsOf: section) }
+                    for section in sections { section.append(to: &file) }
                     return file
                 }
             }
@@ -218,13 +212,13 @@ package enum SnapshotFile {
 
     /// Calls `body` with the snapshot bytes of `block`'s rows: their memory
     /// where a row's layout is its file layout, else a converted copy.
-    private static func withRowBytes<Result>(_ block: SampleBlock, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    private static func withRowBytes<Result>(_ block: SampleBlock, _ body: (ByteView) -> Result) -> Result {
         guard PackedSample.hasSnapshotLayout else {
             var writer = BinaryWriter()
             for row in block.rows { row.writeSnapshotBytes(to: &writer) }
-            return writer.bytes.withUnsafeBytes(body)
+            return ByteView.with(writer.bytes, body)
         }
-        return block.rows.withUnsafeBytes(body)
+        return ZeroedMemory.withBytes(of: block.rows, body)
     }
 
     /// Writes `snapshot`, taken at `stamp`, beside `logPath`, replacing any

@@ -53,7 +53,7 @@ extension LogReader {
                 buffer = grown
             }
             let count = min(LogReader.chunkSize, size - offset)
-            let read = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[kept..<(kept + count)]), at: offset)
+            let read = try file.read(into: MutableByteView(UnsafeMutableRawBufferPointer(rebasing: buffer[kept..<(kept + count)])), at: offset)
             if read == 0 { break }
             let lineOffset = offset - kept
             offset += read
@@ -70,18 +70,16 @@ extension LogReader {
             }
             lap(1)
             // Four lines at a time, as the replay checks them (`CRC32.checksums`).
-            func payload(_ index: Int) -> (bytes: UnsafeRawBufferPointer, crc: UInt32)? {
-                let line = UnsafeRawBufferPointer(start: base + starts[index], count: ends[index] - starts[index])
-                guard let length = StoredLine.payloadLength(of: line),
-                      let crc = CRC32.parseHex(UnsafeRawBufferPointer(rebasing: line[(length + StoredLine.crcMarker.count)...].prefix(CRC32.hexDigitCount)))
-                else { return nil }
-                return (UnsafeRawBufferPointer(rebasing: line[..<length]), crc)
+            func payload(_ index: Int) -> (bytes: ByteView, crc: UInt32)? {
+                let line = ByteView(UnsafeRawBufferPointer(start: base + starts[index], count: ends[index] - starts[index]))
+                guard let length = StoredLine.payloadLength(of: line), let crc = StoredLine.storedCRC(of: line) else { return nil }
+                return (line.subview(0..<length), crc)
             }
             var group = 0
             while group < starts.count {
                 let last = starts.count - 1
                 let a = payload(group), b = payload(min(group + 1, last)), c = payload(min(group + 2, last)), d = payload(min(group + 3, last))
-                let empty = UnsafeRawBufferPointer(start: base, count: 0)
+                let empty = ByteView(UnsafeRawBufferPointer(start: base, count: 0))
                 let sums = CRC32.checksums(a?.bytes ?? empty, b?.bytes ?? empty, c?.bytes ?? empty, d?.bytes ?? empty)
                 for member in 0..<min(4, starts.count - group) {
                     let (expected, sum) = switch member {
@@ -101,7 +99,7 @@ extension LogReader {
             lap(2)
             var builder = EventBatchBuilder(capacity: max(16, filled / 300))
             for index in starts.indices {
-                let line = UnsafeRawBufferPointer(start: base + starts[index], count: ends[index] - starts[index])
+                let line = ByteView(UnsafeRawBufferPointer(start: base + starts[index], count: ends[index] - starts[index]))
                 if !scanner.decode(line, into: &builder) {
                     do {
                         builder.append(try EventCodec.decode(line))

@@ -113,19 +113,6 @@ package final class LogTail {
 
     /// Up to `count` bytes at `start`; fewer only if the file ends first.
     private func read(from start: Int, count: Int) throws(DuneEventsError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            // Array.withUnsafeMutableBytes only rethrows untyped errors; carry the typed one out.
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(DuneEventsError) in
-                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: start + done)
-                }
-            }
-            let read = try result.get()
-            if read == 0 { break }
-            done += read
-        }
-        return Array(bytes[..<done])
+        try file.bytes(upTo: count, at: start)
     }
 }

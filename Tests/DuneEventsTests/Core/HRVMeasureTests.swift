@@ -56,7 +56,7 @@ import DuneTools
             line.removeLast()  // the decoders take a line without its newline
 
             var builder = EventBatchBuilder()
-            let handled = line.withUnsafeBytes { StoredLineScanner().decode($0, into: &builder) }
+            let handled = ByteView.with(line) { StoredLineScanner().decode($0, into: &builder) }
             #expect(handled)
             let batch = builder.build()
             #expect(batch.count == 1)

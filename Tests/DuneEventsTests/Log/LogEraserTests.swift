@@ -105,7 +105,7 @@ import Testing
                 let size = [1, 7, 4096, 4097, 65_537, 1 << 20, 3 << 20].randomElement(using: &random)!
                 var piece = [UInt8](repeating: UInt8.random(in: 0...255, using: &random), count: size)
                 piece[size - 1] = UInt8.random(in: 0...255, using: &random)
-                if Bool.random(using: &random) { try writer.write(piece) } else { try piece.withUnsafeBytes { try writer.write($0) } }
+                if Bool.random(using: &random) { try writer.write(piece) } else { try ByteView.with(piece) { try writer.write($0) } }
                 expected += piece
             }
             try writer.finish()

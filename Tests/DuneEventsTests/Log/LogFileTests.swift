@@ -168,16 +168,21 @@ import Testing
             let batch = logTestSealedLine(seq: 1) + logTestSealedLine(seq: 2)
             try log.append(batch, sync: true)
             try log.append([], sync: true)
-            try Array(logTestSealedLine(seq: 3)).withUnsafeBytes { buffer in try log.append(buffer, sync: false) }
+            try log.append(logTestSealedLine(seq: 3), sync: false)
             let expected = batch + logTestSealedLine(seq: 3)
             #expect(try log.size == expected.count)
             #expect(try logTestRead(path) == expected)
 
             var readBack = [UInt8](repeating: 0, count: 5)
-            let count = try readBack.withUnsafeMutableBytes { try log.read(into: $0, at: 1) }
+            let count = try MutableByteView.with(&readBack) { try log.read(into: $0, at: 1) }
             #expect(count == 5)
             #expect(readBack == Array(expected[1..<6]))
-            #expect(try readBack.withUnsafeMutableBytes { try log.read(into: $0, at: expected.count) } == 0)
+            #expect(try MutableByteView.with(&readBack) { try log.read(into: $0, at: expected.count) } == 0)
+            // `bytes(upTo:at:)`: all of them inside the file, fewer across its end, none past it.
+            #expect(try log.bytes(upTo: 5, at: 1) == Array(expected[1..<6]))
+            #expect(try log.bytes(upTo: 10, at: expected.count - 3) == Array(expected.suffix(3)))
+            #expect(try log.bytes(upTo: 4, at: expected.count + 7) == [])
+            #expect(try log.bytes(upTo: 0, at: 0) == [])
         }
     }
 
