@@ -1,4 +1,5 @@
 import DuneEvents
+import DuneTools
 
 /// The reference read of a log: every line through the reference decoder
 /// (``EventCodec/decode(_:)``), one line after another on one thread, every

@@ -119,12 +119,6 @@ package struct PackedTimestamp: Sendable, Hashable {
     @inline(__always)
     package var instant: Double { Double(epochSeconds) + Double(nanoseconds) / 1e9 }
 
-    /// The local date in the written offset, as ``Timestamp/localDate``.
-    @inline(__always)
-    package var localDayOrdinal: Int {
-        Int(floorDivide(epochSeconds + Int64(offsetMinutes) * 60, 86_400))
-    }
-
     /// The number of bytes of the canonical text.
     @inline(__always)
     package var textLength: Int {

@@ -1,5 +1,6 @@
 import Testing
 @testable import DuneEvents
+import DuneTools
 
 /// A file content for the reader, with a name for the test report.
 struct ReaderFixture: Sendable, CustomTestStringConvertible {

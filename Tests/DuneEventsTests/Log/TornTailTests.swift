@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DuneEvents
+import DuneTools
 
 @Suite struct TornTailTests {
     static let lines = [logTestSealedLine(seq: 1, padding: 2), logTestSealedLine(seq: 2, padding: 9), logTestSealedLine(seq: 3, padding: 4)]

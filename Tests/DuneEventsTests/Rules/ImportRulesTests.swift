@@ -33,9 +33,9 @@ import Testing
     static let dispatchFiles: Set<String> = [
         "Sources/DuneEvents/Log/EventLog.swift",
         "Sources/DuneEvents/Platform/FileChangeWatcher.swift",
-        "Sources/DuneEvents/Log/LogReader+Batches.swift",
+        "Sources/DuneTools/Replay/LogReader+Batches.swift",
         "Sources/DuneEvents/Log/LogReader+EventBatches.swift",
-        "Sources/DuneEvents/Support/BlockingProducer.swift",
+        "Sources/DuneHealthImport/Internal/BlockingProducer.swift",
         "Sources/DuneEvents/Support/DispatchQueueExecutor.swift",
         "Sources/DuneTools/Input/IngestSession+ParseAhead.swift",
     ]

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// Reads a log's complete lines in large chunks, without loading the file and
 /// without ever handing out a partial line.
 ///

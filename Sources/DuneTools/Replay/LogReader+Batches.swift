@@ -1,25 +1,8 @@
 import Dispatch
+import DuneEvents
+import DuneHealthImport
 
 extension LogReader {
-    /// Which events a replay reads.
-    package struct Range: Sendable, Equatable {
-        /// Skip events with `seq` ≤ this.
-        package var after: Int
-        /// Stop after this seq.
-        package var throughSeq: Int
-        /// Stop before the first event recorded after this time: the log as it
-        /// was at that moment. Appends only add later `recordedAt`s, so this
-        /// equals truncating the log there (as long as the writer's clock never
-        /// stepped back).
-        package var asOf: Timestamp?
-
-        package init(after: Int = 0, throughSeq: Int = .max, asOf: Timestamp? = nil) {
-            self.after = after
-            self.throughSeq = throughSeq
-            self.asOf = asOf
-        }
-    }
-
     /// The log's events as an asynchronous sequence of ``EventBatch``es, in
     /// `seq` order: the fast replay path.
     ///
