@@ -30,9 +30,7 @@ enum TailCommandLine {
             LogOptions.log, .init(name: "-n", takesValue: true), .init(name: "--lines", takesValue: true),
             .init(name: "--follow", takesValue: false), .init(name: "-f", takesValue: false), .init(name: "--json", takesValue: false),
         ])
-        guard arguments.positionals.isEmpty else {
-            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
-        }
+        try arguments.requireNoPositionals()
         if arguments.value("-n") != nil, arguments.value("--lines") != nil {
             throw CommandFailure(exitCode: .usage, message: "Error: '-n' and '--lines' are the same option; give it once", showUsage: true)
         }
@@ -42,8 +40,10 @@ enum TailCommandLine {
         var printer = TailPrinter(json: arguments.flag("--json"), color: Terminal.colorEnabled(1), path: path)
 
         let file: LogTail
+        let first: [LogTail.Line]
         if let opened = try LogTail.open(path: path) {
             file = opened
+            first = try file.lastLines(count)
         } else {
             guard follow else { try LogOptions.requireExisting(path); return .noInput }
             try LogOptions.requireFolder(path)
@@ -56,12 +56,9 @@ enum TailCommandLine {
                 }
             }
             // A new log: every line in it is new.
-            guard printer.printHeader(), printer.print(try file.readNewLines()) else { return .success }
-            return try await followLoop(file, &printer, path: path)
+            first = try file.readNewLines()
         }
-        let last = try file.lastLines(count)
-        guard printer.printHeader(), printer.print(last) else { return .success }
-        guard follow else { return .success }
+        guard printer.printHeader(), printer.print(first), follow else { return .success }
         return try await followLoop(file, &printer, path: path)
     }
 

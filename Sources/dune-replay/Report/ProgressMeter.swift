@@ -12,7 +12,7 @@ final class ProgressMeter {
 
     /// A meter, or `nil` when stderr is not a terminal.
     init?(label: String) {
-        guard Terminal.isTerminal(2) else { return nil }
+        guard system_isatty(2) else { return nil }
         self.label = label
         lastDraw = Self.now()
     }
