@@ -85,7 +85,7 @@ private struct TailPrinter {
 
     /// Prints the table header (not for JSON). `false` when stdout is closed.
     func printHeader() -> Bool {
-        json ? true : Self.write(Array((EventFormatting.header + "\n").utf8))
+        json ? true : Terminal.out(bytes: Array((EventFormatting.header + "\n").utf8))
     }
 
     /// Prints complete stored lines. `false` when stdout is closed (e.g. `| head`).
@@ -116,11 +116,6 @@ private struct TailPrinter {
                 output.append(contentsOf: (EventFormatting.row(event, marker: EventMarker.marker(for: event), color: color) + "\n").utf8)
             }
         }
-        return Self.write(output)
-    }
-
-    /// Writes every byte to stdout; `false` when it is closed.
-    static func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { Terminal.out(buffer: $0) }
+        return Terminal.out(bytes: output)
     }
 }

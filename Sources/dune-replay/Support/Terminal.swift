@@ -27,9 +27,10 @@ enum Terminal {
         _ = text.withUTF8 { out(buffer: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes bytes to stdout.
-    static func out(bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { out(buffer: $0) }
+    /// Writes bytes to stdout; `false` when this or an earlier write failed.
+    @discardableResult
+    static func out(bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { out(buffer: $0) }
     }
 
     /// Writes every byte to stdout; `false` when this or an earlier write failed.
