@@ -26,14 +26,6 @@ package struct AppleHealthRecord: Sendable, Equatable {
     package var line: Int
     /// The byte offset of the record's start tag (`<`) in the export.
     package var byteOffset: Int
-
-    package init(recordType: String, kind: SampleKind, input: JSONObject, line: Int, byteOffset: Int) {
-        self.recordType = recordType
-        self.kind = kind
-        self.input = input
-        self.line = line
-        self.byteOffset = byteOffset
-    }
 }
 
 /// How far an import has read, reported as reading advances.

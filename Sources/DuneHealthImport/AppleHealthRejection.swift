@@ -35,14 +35,6 @@ package struct AppleHealthRejection: Sendable, Equatable, CustomStringConvertibl
     /// The byte offset of the record's start tag.
     package var byteOffset: Int
 
-    package init(recordType: String, reason: Reason, detail: String, line: Int, byteOffset: Int) {
-        self.recordType = recordType
-        self.reason = reason
-        self.detail = detail
-        self.line = line
-        self.byteOffset = byteOffset
-    }
-
     /// `line 12 (byte 3456): HKQuantityTypeIdentifierStepCount: invalidNumber: value "12,5" is not a number`.
     package var description: String {
         "line \(line) (byte \(byteOffset)): \(recordType): \(reason.rawValue): \(detail)"

@@ -25,10 +25,10 @@ struct DuneReplay {
         // A closed stdout becomes a write error, and past a file-size limit write(2) fails with
         // EFBIG (reported as exit 74, the batch rolled back) instead of the kernel killing the
         // process mid-write.
-        ProcessCalls.ignoreWriteSignals()
+        system_ignoreBrokenPipeAndFileSizeSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status = await run(arguments)
-        ProcessCalls.exit(status.rawValue)
+        system_exit(status.rawValue)
     }
 
     /// Runs one command line; a failed or short stdout write makes it exit 74
@@ -197,7 +197,7 @@ enum LogOptions {
     /// `--log`, else `$DUNE_LOG`, else `Logs/events.jsonl`.
     static func path(_ arguments: Arguments) -> String {
         if let path = arguments.value("--log") { return path }
-        if let path = ProcessCalls.environmentValue("DUNE_LOG"), !path.isEmpty { return path }
+        if let path = system_environment("DUNE_LOG"), !path.isEmpty { return path }
         return "Logs/events.jsonl"
     }
 

@@ -121,18 +121,33 @@ package struct AppleHealthExportWriter: Sendable {
 
     /// Writes a whole export to `path` (created or truncated, mode 0600),
     /// pulling elements from `elements` one at a time, so a multi-gigabyte
-    /// benchmark file never sits in memory.
+    /// benchmark file never sits in memory. Not atomic and not synced: for
+    /// fixtures, never for the log or read models.
     ///
     /// - Returns: The number of bytes written.
     /// - Throws: `DuneEventsError(.io)` when the file cannot be created or written.
     @discardableResult
     package func write(to path: String, elements: some Sequence<Element>) throws(DuneEventsError) -> Int64 {
-        let file = try OutputFile(creating: path)
+        func ioError(_ code: Errno, _ verb: String) -> DuneEventsError {
+            DuneEventsError(.io, "cannot \(verb) '\(path)': \(code.description) (errno \(code.rawValue)); check the directory and free space",
+                            location: .init(path: path))
+        }
+        let file: FileDescriptor
+        do throws(Errno) {
+            file = try FileSystem.createFile(path, access: .writeOnly, ifExists: .truncate, protection: .default)
+        } catch {
+            throw ioError(error, "create")
+        }
+        defer { try? file.close() }
         var written: Int64 = 0
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         func flush() throws(DuneEventsError) {
-            try file.write(buffer)
+            do throws(Errno) {
+                try file.writeAll(buffer)
+            } catch {
+                throw ioError(error, "write")
+            }
             written += Int64(buffer.count)
             buffer.removeAll(keepingCapacity: true)
         }

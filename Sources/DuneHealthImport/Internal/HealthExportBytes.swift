@@ -51,7 +51,7 @@ enum HealthExportBytes {
     /// The index of the first `byte` in `base[from..<to]`, or `nil`.
     @inline(__always)
     static func firstIndex(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
-        guard from < to, let found = ByteSearch.first(byte, in: base + from, count: to - from) else { return nil }
+        guard from < to, let found = system_memchr(base + from, byte, to - from) else { return nil }
         return UnsafeRawPointer(base).distance(to: found)
     }
 

@@ -43,10 +43,10 @@ final class HealthExportFile {
     private static func failure(_ failure: SequentialFile.Failure, opening: Bool, path: String) -> DuneEventsError {
         let cause = failure.cause
         let location = DuneEventsError.Location(path: path)
-        switch failure.kind {
-        case .missing where opening:
+        switch failure.code {
+        case .noSuchFile where opening:
             return DuneEventsError(.inputUnavailable, "'\(path)' does not exist: \(cause); check the path (unzip export.zip and pass apple_health_export/export.xml)", location: location)
-        case .notPermitted:
+        case .permissionDenied, .notPermitted:
             return DuneEventsError(.inputUnavailable, "cannot open '\(path)': \(cause); check the file's permissions", location: location)
         case .isDirectory:
             return DuneEventsError(.inputUnavailable, "'\(path)' is a directory; pass the export.xml inside it", location: location)

@@ -7,37 +7,13 @@ import DuneEvents
 ///
 /// Not `Sendable`: one reader owns it.
 package final class SequentialFile {
-    /// Why a file could not be opened or read.
+    /// Why a file could not be opened or read: the `errno` value, which the
+    /// importer words by cause (missing, not permitted, a directory).
     package struct Failure: Error, Sendable, Equatable {
-        /// The causes the importer words differently.
-        package enum Kind: Sendable, Equatable {
-            /// Nothing at the path (`ENOENT`).
-            case missing
-            /// Not allowed (`EACCES`, `EPERM`).
-            case notPermitted
-            /// A directory (`EISDIR`).
-            case isDirectory
-            /// Anything else.
-            case other
-        }
+        package let code: Errno
 
-        /// Which cause.
-        package var kind: Kind
         /// The C library's text and number, e.g. "No such file or directory (errno 2)".
-        package var cause: String
-        /// The `errno` value.
-        let code: Errno
-
-        init(_ code: Errno) {
-            self.code = code
-            switch code {
-            case .noSuchFile: kind = .missing
-            case .permissionDenied, .notPermitted: kind = .notPermitted
-            case .isDirectory: kind = .isDirectory
-            default: kind = .other
-            }
-            cause = "\(code.description) (errno \(code.rawValue))"
-        }
+        package var cause: String { "\(code.description) (errno \(code.rawValue))" }
 
         /// The failure in the log layer's standard wording (the one
         /// `DuneEventsError` gives every failed system call), for a file
@@ -66,7 +42,7 @@ package final class SequentialFile {
             do throws(Errno) {
                 descriptor = try FileDescriptor.open(path, .readOnly)
             } catch {
-                throw Failure(error)
+                throw Failure(code: error)
             }
             ownsDescriptor = true
         }
@@ -93,16 +69,7 @@ package final class SequentialFile {
         do throws(Errno) {
             return try descriptor.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
         } catch {
-            throw Failure(error)
+            throw Failure(code: error)
         }
-    }
-}
-
-/// Byte search through the C library's `memchr` (the platform layer's
-/// `system_memchr`), for the importer's scanner.
-package enum ByteSearch {
-    /// The address of the first `byte` in `count` bytes at `base`, or `nil`.
-    package static func first(_ byte: UInt8, in base: UnsafeRawPointer, count: Int) -> UnsafeRawPointer? {
-        system_memchr(base, byte, count)
     }
 }

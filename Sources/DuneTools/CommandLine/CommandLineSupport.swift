@@ -1,25 +1,5 @@
 import DuneEvents
 
-/// The standard streams, for `dune-replay`: through the platform layer's
-/// `ProcessCalls` (as are the environment, signals, exit, free space and a
-/// folder's files), so the CLI never imports libc.
-package enum StandardStreams {
-    /// Standard output's descriptor number.
-    package static let output: Int32 = 1
-    /// Standard error's descriptor number.
-    package static let error: Int32 = 2
-
-    /// Writes every byte of `buffer` to descriptor `stream` (`write(2)`,
-    /// retried on `EINTR` and short writes).
-    ///
-    /// - Returns: `false` when the stream is closed or failing (e.g. `| head`
-    ///   exited): nothing more can be said there.
-    @discardableResult
-    package static func write(_ buffer: UnsafeRawBufferPointer, to stream: Int32) -> Bool {
-        (try? ProcessCalls.writeAll(buffer, toDescriptor: stream, name: "")) != nil
-    }
-}
-
 /// What a path names, for commands that check a path before using it.
 package enum PathKind: Sendable, Equatable {
     case regularFile

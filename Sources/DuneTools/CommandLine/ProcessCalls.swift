@@ -1,10 +1,11 @@
 import DuneEvents
 
-/// The platform calls that only the command line makes: standard streams, the
-/// environment, signals, exit, whether a path is missing, a file written
-/// through a path, a file's first bytes. Built on the platform layer's `package`
-/// wrappers (`FileDescriptor`, `FileSystem`, `system_*`), so that the command
-/// line never imports libc; not in DuneEvents, since an app has no use for them.
+/// The file calls that only the command line makes: writing a standard stream,
+/// whether a path is missing, a file written through a path, a file's first
+/// bytes. Built on the platform layer's `package` wrappers (`FileDescriptor`,
+/// `FileSystem`, `system_*`, which the command line also calls directly for the
+/// environment, signals and exit), so that it never imports libc; not in
+/// DuneEvents, since an app has no use for them.
 package enum ProcessCalls {
     /// Writes every byte of `buffer` to descriptor `descriptor` (`write(2)`,
     /// retried on `EINTR` and short writes).
@@ -20,22 +21,6 @@ package enum ProcessCalls {
         }
     }
 
-    /// Whether descriptor `descriptor` is a terminal (`isatty(3)`).
-    package static func isTerminal(_ descriptor: Int32) -> Bool {
-        system_isatty(descriptor)
-    }
-
-    /// The value of environment variable `name`; `nil` when unset or not UTF-8.
-    package static func environmentValue(_ name: String) -> String? {
-        system_environment(name)
-    }
-
-    /// Ignores `SIGPIPE` and `SIGXFSZ`, so that writing to a closed pipe or
-    /// past `ulimit -f` fails with an error instead of ending the process.
-    package static func ignoreWriteSignals() {
-        system_ignoreBrokenPipeAndFileSizeSignals()
-    }
-
     /// Whether nothing is at `path` (`stat(2)` fails with `ENOENT` or
     /// `ENOTDIR`); `false` when something is there or it cannot be asked.
     package static func isMissing(_ path: String) -> Bool {
@@ -44,11 +29,6 @@ package enum ProcessCalls {
         } catch {
             return false
         }
-    }
-
-    /// Ends the process with `status` (`exit(3)`).
-    package static func exit(_ status: Int32) -> Never {
-        system_exit(status)
     }
 
     /// Opens `path` for writing (following a symbolic link; created with mode

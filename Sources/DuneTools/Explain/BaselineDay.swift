@@ -8,10 +8,4 @@ package struct BaselineDay: Sendable, Equatable {
     package let value: Double
     /// The samples averaged into the day's value, in `seq` order.
     package let samples: [SampleReference]
-
-    package init(date: DayKey, value: Double, samples: [SampleReference]) {
-        self.date = date
-        self.value = value
-        self.samples = samples
-    }
 }

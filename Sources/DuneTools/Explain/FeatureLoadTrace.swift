@@ -52,14 +52,4 @@ package struct FeatureLoadStep: Sendable, Equatable {
     package let phaseAfter: LoadPhase
     /// The task in flight after the event.
     package let currentTaskAfter: String?
-
-    package init(seq: Int, record: TaskRecord, effect: TaskEventEffect, phaseBefore: LoadPhase, phaseAfter: LoadPhase,
-                currentTaskAfter: String?) {
-        self.seq = seq
-        self.record = record
-        self.effect = effect
-        self.phaseBefore = phaseBefore
-        self.phaseAfter = phaseAfter
-        self.currentTaskAfter = currentTaskAfter
-    }
 }

@@ -65,16 +65,6 @@ package struct RefreshExplanation: Sendable, Equatable {
     /// The coordinator's decision for the request in that state, recomputed now.
     package let decided: RefreshRecord
 
-    package init(seq: Int, recorded: RefreshRecord, state: RefreshCoordinator.State, lastPerformedSeq: Int?,
-                lastObserverSeq: Int?, decided: RefreshRecord) {
-        self.seq = seq
-        self.recorded = recorded
-        self.state = state
-        self.lastPerformedSeq = lastPerformedSeq
-        self.lastObserverSeq = lastObserverSeq
-        self.decided = decided
-    }
-
     /// `at − lastPerformedAt` in seconds; `nil` before any performed refresh.
     package var secondsSinceLastPerformed: Double? {
         state.lastPerformedAt.map { recorded.at.seconds(since: $0) }

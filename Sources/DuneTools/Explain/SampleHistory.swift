@@ -51,11 +51,6 @@ package struct SampleHistoryEntry: Sendable, Equatable {
     /// The event's `seq`.
     package let seq: Int
     package let change: SampleChange
-
-    package init(seq: Int, change: SampleChange) {
-        self.seq = seq
-        self.change = change
-    }
 }
 
 /// What an event did to a sample id.

@@ -9,12 +9,6 @@ package struct SampleTrail: Sendable, Equatable {
     /// The id's events in `seq` order.
     package let versions: [SampleVersion]
 
-    package init(id: String, kind: SampleKind, versions: [SampleVersion]) {
-        self.id = id
-        self.kind = kind
-        self.versions = versions
-    }
-
     /// Whether the sample's current version counts in the explained value.
     package var isCounted: Bool {
         if case .counted = versions.last?.fate { return true }
@@ -69,12 +63,6 @@ package struct SampleVersion: Sendable, Equatable {
     package let seq: Int
     package let change: SampleChange
     package let fate: SampleVersionFate
-
-    package init(seq: Int, change: SampleChange, fate: SampleVersionFate) {
-        self.seq = seq
-        self.change = change
-        self.fate = fate
-    }
 }
 
 /// What became of one version of a sample, for the explained value.

@@ -8,10 +8,7 @@ extension TrendExplanation {
     /// (rounded), or `null`; on L it also holds `changePercent` and `direction` as there.
     package var jsonValue: JSONValue {
         var value: [JSONMember] = []
-        if let point {
-            value = [JSONMember("date", .date(point.date)), JSONMember("value", .rounded(point.value)),
-                     JSONMember("avg7", .rounded(point.avg7)), JSONMember("avg28", .rounded(point.avg28))]
-        }
+        if case .object(let entry)? = point?.jsonValue { value = entry.members }
         if isLastDay {
             value.append(JSONMember("changePercent", .rounded(trend.changePercent)))
             value.append(JSONMember("direction", .string(trend.direction.rawValue)))

@@ -194,8 +194,12 @@ extension IngestSession {
     /// is in flight (a rejection then waits its turn behind their conflicts).
     var hasWaitingLines: Bool { !window.isEmpty || parsing != nil || inFlight != nil }
 
-    /// Keeps a raw line for parsing with the lines after it.
-    mutating func enqueueRaw(_ line: InputLineReader.Line, input: String) async throws(DuneEventsError) {
+    /// Parses one raw input line and submits it.
+    ///
+    /// The line is copied and parsed together with the lines after it, on
+    /// every core (see `RawLineWindow`); its rejection or command takes its
+    /// place in the input's order all the same.
+    package mutating func submit(line: InputLineReader.Line, input: String) async throws(DuneEventsError) {
         switch line.content {
         case .overlong(let length):
             window.lines.append(.init(start: 0, count: 0, number: line.number, input: input, overlong: length, rejection: nil))

@@ -58,10 +58,6 @@ package struct IngestSession {
         package var alreadyAppended = 0
         package var conflicts = 0
         package var rejected = 0
-
-        package init(name: String) {
-            self.name = name
-        }
     }
 
     package let log: EventLog
@@ -119,15 +115,6 @@ package struct IngestSession {
         self.batchSize = atomic ? .max : max(1, batchSize)
         self.onRejection = onRejection
         self.onDurable = onDurable
-    }
-
-    /// Parses one raw input line and submits it.
-    ///
-    /// The line is copied and parsed together with the lines after it, on
-    /// every core (see `RawLineWindow`); its rejection or command takes its
-    /// place in the input's order all the same.
-    package mutating func submit(line: InputLineReader.Line, input: String) async throws(DuneEventsError) {
-        try await enqueueRaw(line, input: input)
     }
 
     /// Submits a validated command that came from `input` at `line`.

@@ -9,12 +9,7 @@ extension JSONValue {
         .object(JSONObject(members.map { JSONMember($0.key, $0.value) }))
     }
 
-    /// A number rounded to 3 decimals.
-    package static func rounded(_ value: Double) -> JSONValue {
-        .number(Rounding.thousandths(value))
-    }
-
-    /// A number rounded to 3 decimals, or `null`.
+    /// A number rounded to 3 decimals, or `null` for `nil`.
     package static func rounded(_ value: Double?) -> JSONValue {
         value.map { .number(Rounding.thousandths($0)) } ?? .null
     }

@@ -41,14 +41,7 @@ extension MetricTrend {
     /// and for hrv `"measure"` (`"sdnn"`, `"rmssd"` or `null`).
     package var jsonValue: JSONValue {
         var members = [
-            JSONMember("daily", .array(daily.map { point in
-                .members([
-                    "date": .date(point.date),
-                    "value": .rounded(point.value),
-                    "avg7": .rounded(point.avg7),
-                    "avg28": .rounded(point.avg28),
-                ])
-            })),
+            JSONMember("daily", .array(daily.map(\.jsonValue))),
             JSONMember("changePercent", .rounded(changePercent)),
             JSONMember("direction", .string(direction.rawValue)),
         ]
@@ -62,9 +55,7 @@ extension MetricTrend {
         JSONWriter.writeKey("changePercent", first: true, into: &output)
         JSONWriter.write(.rounded(changePercent), into: &output)
         JSONWriter.writeKey("daily", into: &output)
-        JSONWriter.writeArray(daily, into: &output) { point in
-            .members(["date": .date(point.date), "value": .rounded(point.value), "avg7": .rounded(point.avg7), "avg28": .rounded(point.avg28)])
-        }
+        JSONWriter.writeArray(daily, into: &output) { $0.jsonValue }
         JSONWriter.writeKey("direction", into: &output)
         JSONWriter.write(.string(direction.rawValue), into: &output)
         if metric == .hrv {
@@ -72,6 +63,13 @@ extension MetricTrend {
             JSONWriter.write(.text(measure?.rawValue), into: &output)
         }
         output.append(UInt8(ascii: "}"))
+    }
+}
+
+extension TrendPoint {
+    /// `{"date","value","avg7","avg28"}`, an entry of a metric's `daily`.
+    package var jsonValue: JSONValue {
+        .members(["date": .date(date), "value": .rounded(value), "avg7": .rounded(avg7), "avg28": .rounded(avg28)])
     }
 }
 

@@ -57,6 +57,14 @@ package actor ProjectionActor<State: Projection> {
 
     /// The read model as its file.
     package func file() -> ReadModelFile where State.Model: ReadModelJSON { ReadModelFile(projection: State.name, bytes: readModel().fileBytes) }
+
+    /// The file of the model `build` makes from another projection's values of
+    /// `throughSeq`, when that is this projection's (both folded the same
+    /// events, so the model is the one ``readModel()`` computes); else ``file()``.
+    func file(from throughSeq: Int, _ build: () -> State.Model) -> ReadModelFile where State.Model: ReadModelJSON {
+        guard throughSeq == state.throughSeq else { return file() }
+        return ReadModelFile(projection: State.name, bytes: model(build).fileBytes)
+    }
 }
 
 /// The actor of the readiness projection.
@@ -87,34 +95,24 @@ extension ProjectionActor where State == TrendsProjection {
         (state.modelMetrics(), state.throughSeq)
     }
 
-    /// The read model as its file, built from `metrics` (from ``modelMetrics()``)
-    /// when they are of this projection's ``throughSeq``, else as ``file()`` does.
+    /// The read model as its file, built from `metrics` (from ``modelMetrics()``): see ``file(from:_:)``.
     package func file(metrics: (days: [DailyMetrics], throughSeq: Int)) -> ReadModelFile {
-        guard metrics.throughSeq == state.throughSeq else { return file() }
-        let built = model { TrendsModel(throughSeq: state.throughSeq, metrics: metrics.days) }
-        return ReadModelFile(projection: State.name, bytes: built.fileBytes)
+        file(from: metrics.throughSeq) { TrendsModel(throughSeq: state.throughSeq, metrics: metrics.days) }
     }
 }
 
 extension ProjectionActor where State == ReadinessProjection {
     /// The read model as its file, built from `metrics` (the trends
-    /// projection's ``DailyMetrics``) when they were taken at this
-    /// projection's ``throughSeq`` — both folded the same events then, and
-    /// the model is the one ``readModel()`` computes — else computed as ``file()`` does.
+    /// projection's ``DailyMetrics``): see ``file(from:_:)``.
     package func file(metrics: (days: [DailyMetrics], throughSeq: Int)) -> ReadModelFile {
-        guard metrics.throughSeq == state.throughSeq else { return file() }
-        let built = model { state.readModel(metrics: metrics.days) }
-        return ReadModelFile(projection: State.name, bytes: built.fileBytes)
+        file(from: metrics.throughSeq) { state.readModel(metrics: metrics.days) }
     }
 }
 
 extension ProjectionActor where State == WeeklyStatsProjection {
     /// The read model as its file, built from `daily` (the trends projection's
-    /// daily values, which hold every kind) when they are of this
-    /// projection's ``throughSeq``, else computed as ``file()`` does.
+    /// daily values, which hold every kind): see ``file(from:_:)``.
     package func file(daily: (days: [DailyValues], throughSeq: Int)) -> ReadModelFile {
-        guard daily.throughSeq == state.throughSeq else { return file() }
-        let built = model { WeeklyStatsModel(throughSeq: state.throughSeq, daily: daily.days) }
-        return ReadModelFile(projection: State.name, bytes: built.fileBytes)
+        file(from: daily.throughSeq) { WeeklyStatsModel(throughSeq: state.throughSeq, daily: daily.days) }
     }
 }

@@ -64,22 +64,4 @@ package struct StoreProjections: Sendable {
         try await Replayer.replay(try LogReader(path: logPath), into: models.set, progress: progress)
         return Restored(models: models, snapshotSeq: 0, warnings: warnings)
     }
-
-    /// New actors holding the same states.
-    func copy() async -> StoreProjections {
-        StoreProjections(readiness: ReadinessActor(await readiness.state), trends: TrendsActor(await trends.state),
-                         weeklyStats: WeeklyStatsActor(await weeklyStats.state), syncStatus: SyncStatusActor(await syncStatus.state))
-    }
-
-    /// Folds every event of the log after the actors' `throughSeq`.
-    ///
-    /// - Throws: `CancellationError` between batches when the task is
-    ///   cancelled (the actors then hold a part of the tail: discard them);
-    ///   `corruptLog` at a damaged line.
-    @discardableResult
-    func catchUp(logPath: String) async throws -> Replayer.Summary {
-        let set = set
-        let after = await set.throughSeq()
-        return try await Replayer.replay(try LogReader(path: logPath), range: LogReader.Range(after: after), into: set)
-    }
 }

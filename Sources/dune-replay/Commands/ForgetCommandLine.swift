@@ -59,9 +59,7 @@ enum ForgetCommandLine {
             .init(name: "--json", takesValue: false),
         ] + LogOptions.wait)
         let lockWait = try LogOptions.lockWait(arguments)
-        guard arguments.positionals.isEmpty else {
-            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
-        }
+        try arguments.requireNoPositionals()
         let selection = try selection(arguments)
         guard !selection.isEmpty else {
             throw CommandFailure(exitCode: .usage,
@@ -118,7 +116,7 @@ enum ForgetCommandLine {
 
     /// With `DUNE_FORGET_TIMING=1`, prints `forget timing: <what> at <seconds> s` to stderr.
     static func timingLine(_ what: String, since start: ContinuousClock.Instant) {
-        guard ProcessCalls.environmentValue("DUNE_FORGET_TIMING") == "1" else { return }
+        guard system_environment("DUNE_FORGET_TIMING") == "1" else { return }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         Terminal.err("forget timing: \(what) at \(seconds) s\n")
@@ -130,8 +128,8 @@ enum ForgetCommandLine {
     /// `DUNE_FORGET_PAUSE_AT=<step>` prints `forget: paused at <step>` and
     /// sleeps 60 s there, so a test can kill the process at that exact moment.
     static func stepObserver(start: ContinuousClock.Instant) -> (@Sendable (LogEraser.Step) -> Void)? {
-        let timing = ProcessCalls.environmentValue("DUNE_FORGET_TIMING") == "1"
-        let pause = ProcessCalls.environmentValue("DUNE_FORGET_PAUSE_AT").flatMap(LogEraser.Step.init(rawValue:))
+        let timing = system_environment("DUNE_FORGET_TIMING") == "1"
+        let pause = system_environment("DUNE_FORGET_PAUSE_AT").flatMap(LogEraser.Step.init(rawValue:))
         guard timing || pause != nil else { return nil }
         return { step in
             if timing { timingLine(step.rawValue, since: start) }
@@ -148,7 +146,7 @@ enum ForgetCommandLine {
     /// bytes instead of asking the file system, so the refusal (exit 74) can be
     /// tested without filling a disk. Everything else runs as without it.
     static func availableBytesOverride() -> Int64? {
-        ProcessCalls.environmentValue("DUNE_FORGET_AVAILABLE_BYTES").flatMap { Int64($0) }
+        system_environment("DUNE_FORGET_AVAILABLE_BYTES").flatMap { Int64($0) }
     }
 
     private static func selection(_ arguments: Arguments) throws(CommandFailure) -> ForgetSelection {
@@ -188,7 +186,7 @@ enum ForgetCommandLine {
         let mark = Array(HTMLReport.generatorMark.utf8)
         for name in FileSystem.entries(ofDirectory: directory) ?? [] where !modelNames.contains(name) {
             let file = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            if let head = ProcessCalls.prefix(of: file, count: 1024), contains(head, mark) {
+            if let head = ProcessCalls.prefix(of: file, count: 1024), head.contains(mark) {
                 if page == nil { page = HTMLReport.html(try await ReportData.load(path: log, usingSnapshot: false)) }
                 do throws(DuneEventsError) {
                     try AtomicFile.write(Array((page ?? "").utf8), to: file)
@@ -201,14 +199,6 @@ enum ForgetCommandLine {
             }
         }
         return result
-    }
-
-    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard bytes.count >= needle.count else { return false }
-        for start in 0...(bytes.count - needle.count) where bytes[start..<(start + needle.count)].elementsEqual(needle) {
-            return true
-        }
-        return false
     }
 
     // MARK: - Output

@@ -33,9 +33,7 @@ enum GenerateCommandLine {
             .init(name: "--start", takesValue: true), .init(name: "--density", takesValue: true),
             .init(name: "--extreme", takesValue: true), .init(name: "--events", takesValue: true),
         ])
-        guard arguments.positionals.isEmpty else {
-            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
-        }
+        try arguments.requireNoPositionals()
         // The two modes take different options: one given to the other is refused, never ignored.
         if arguments.value("--extreme") != nil {
             for option in ["--days", "--start", "--density"] where arguments.value(option) != nil {
@@ -66,13 +64,7 @@ enum GenerateCommandLine {
             output.flush()
             return .success
         }
-        var start = SyntheticHealthData.defaultStart
-        if let text = arguments.value("--start") {
-            guard let day = DayKey(text) else {
-                throw CommandFailure(exitCode: .usage, message: "Error: '--start' expects a date YYYY-MM-DD, got '\(text)'", showUsage: true)
-            }
-            start = day
-        }
+        let start = try arguments.day("--start") ?? SyntheticHealthData.defaultStart
         struct OutputFailed: Error {}
         do {
             try SyntheticHealthData(days: days, seed: seed, start: start, density: density).generateBlocks { block in

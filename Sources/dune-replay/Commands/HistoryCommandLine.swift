@@ -37,9 +37,7 @@ enum HistoryCommandLine {
             .init(name: "--sample", takesValue: true), .init(name: "--task", takesValue: true), .init(name: "--limit", takesValue: true),
             .init(name: "--json", takesValue: false),
         ])
-        guard arguments.positionals.isEmpty else {
-            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
-        }
+        try arguments.requireNoPositionals()
         var filter = HistoryFilter()
         for name in arguments.all("--type") {
             if name == "task" {
@@ -56,8 +54,8 @@ enum HistoryCommandLine {
             }
             filter.kinds.insert(kind)
         }
-        filter.since = try day(arguments, "--since")
-        filter.until = try day(arguments, "--until")
+        filter.since = try arguments.day("--since")
+        filter.until = try arguments.day("--until")
         if let text = arguments.value("--seq") { filter.seqs = try seqRange(text) }
         filter.sampleID = arguments.value("--sample")
         filter.taskID = arguments.value("--task")
@@ -122,37 +120,15 @@ enum HistoryCommandLine {
         return .success
     }
 
-    private static func day(_ arguments: Arguments, _ name: String) throws(CommandFailure) -> DayKey? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let day = DayKey(text) else {
-            throw CommandFailure(exitCode: .usage, message: "Error: '\(name)' expects a date YYYY-MM-DD, got '\(text)'", showUsage: true)
-        }
-        return day
-    }
-
     /// `A..B`, `A..`, `..B` or `N`.
     static func seqRange(_ text: String) throws(CommandFailure) -> ClosedRange<Int> {
         let failure = CommandFailure(exitCode: .usage, message: "Error: '--seq' expects N, A..B, A.. or ..B with positive integers, got '\(text)'", showUsage: true)
         if let single = Int(text), single >= 1 { return single...single }
-        let parts = text.components(separatedBy: "..")
+        let parts = text.split(separator: "..", omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw failure }
         let lower = parts[0].isEmpty ? 1 : Int(parts[0])
         let upper = parts[1].isEmpty ? Int.max : Int(parts[1])
         guard let lower, let upper, lower >= 1, lower <= upper else { throw failure }
         return lower...upper
-    }
-}
-
-extension String {
-    /// Splits on a separator string (FoundationEssentials-free).
-    func components(separatedBy separator: String) -> [String] {
-        var parts: [String] = []
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: separator) {
-            parts.append(String(rest[..<range.lowerBound]))
-            rest = rest[range.upperBound...]
-        }
-        parts.append(String(rest))
-        return parts
     }
 }

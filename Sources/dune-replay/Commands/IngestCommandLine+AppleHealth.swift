@@ -64,12 +64,6 @@ enum AppleHealthIngest {
         return failures.isEmpty && rejected == 0 && totals.conflicts == 0 ? .success : .dataError
     }
 
-    /// Records the importer rejected before validation (a missing attribute, a
-    /// bad date or number, a date after the export's), over every export.
-    static func importerRejections(_ imports: [AppleHealthImportSummary]) -> Int {
-        imports.reduce(0) { $0 + $1.rejected }
-    }
-
     /// One line of the per-record-type summary.
     struct Row {
         var recordType: String
@@ -148,9 +142,10 @@ enum AppleHealthIngest {
             ]))
         }
         // One count for every rejected record, as in the table: the importer's rejections
-        // (never handed to the log) are records of the input like the validated ones.
+        // (a missing attribute, a bad date or number, a date after the export's; never
+        // handed to the log) are records of the input like the validated ones.
         var counted = totals
-        let importer = importerRejections(imports)
+        let importer = imports.reduce(0) { $0 + $1.rejected }
         counted.lines += importer
         counted.rejected += importer
         var object = IngestCommandLine.summaryObject(counted)

@@ -42,7 +42,7 @@ enum IngestCommandLine {
         let appleHealth = try arguments.choice("--format", ["jsonl", "apple-health"]) == "apple-health"
         var inputs = arguments.positionals
         if inputs.isEmpty {
-            guard !Terminal.isTerminal(0) else {
+            guard !system_isatty(0) else {
                 throw CommandFailure(exitCode: .usage, message: "Error: no input; give FILE... or '-' for stdin", showUsage: true)
             }
             inputs = ["-"]

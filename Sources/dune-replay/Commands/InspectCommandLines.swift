@@ -124,26 +124,21 @@ enum VerifyCommandLine {
         try LogOptions.requireExisting(path)
         let report = try LogVerifier.verify(path: path)
         if arguments.flag("--json") {
-            let problems: [JSONValue] = report.problems.map {
-                .object(JSONObject([JSONMember("line", .number(Double($0.line))), JSONMember("byteOffset", .number(Double($0.byteOffset))),
-                                    JSONMember("reason", .string($0.reason))]))
-            }
-            let warnings: [JSONValue] = report.warnings.map {
-                .object(JSONObject([JSONMember("line", .number(Double($0.line))), JSONMember("byteOffset", .number(Double($0.byteOffset))),
-                                    JSONMember("reason", .string($0.reason))]))
+            func lines(_ problems: [LogVerifier.Problem]) -> JSONValue {
+                .array(problems.map {
+                    .object(JSONObject([JSONMember("line", .number(Double($0.line))), JSONMember("byteOffset", .number(Double($0.byteOffset))),
+                                        JSONMember("reason", .string($0.reason))]))
+                })
             }
             Terminal.out(JSONWriter.string(.object(JSONObject([
                 JSONMember("path", .string(path)), JSONMember("ok", .bool(report.isIntact)),
                 JSONMember("lines", .number(Double(report.lines))), JSONMember("bytes", .number(Double(report.bytes))),
                 JSONMember("lastSeq", .number(Double(report.lastSeq))), JSONMember("trailingBytes", .number(Double(report.trailingBytes))),
                 JSONMember("writerActive", .bool(report.writerActive)),
-                JSONMember("problemCount", .number(Double(report.problemCount))), JSONMember("problems", .array(problems)),
-                JSONMember("warningCount", .number(Double(report.warningCount))), JSONMember("warnings", .array(warnings)),
+                JSONMember("problemCount", .number(Double(report.problemCount))), JSONMember("problems", lines(report.problems)),
+                JSONMember("warningCount", .number(Double(report.warningCount))), JSONMember("warnings", lines(report.warnings)),
                 JSONMember("newerVersionCount", .number(Double(report.newerCount))),
-                JSONMember("newerVersionLines", .array(report.newerLines.map {
-                    .object(JSONObject([JSONMember("line", .number(Double($0.line))), JSONMember("byteOffset", .number(Double($0.byteOffset))),
-                                        JSONMember("reason", .string($0.reason))]))
-                })),
+                JSONMember("newerVersionLines", lines(report.newerLines)),
             ]))) + "\n")
         } else if report.isIntact {
             for warning in report.warnings { Terminal.err("\(path): warning: \(String(describing: warning).terminalSafe)\n") }

@@ -35,9 +35,7 @@ enum RebuildCommandLine {
             LogOptions.log, .init(name: "--out", takesValue: true), .init(name: "--projection", takesValue: true, repeatable: true),
             .init(name: "--until-seq", takesValue: true), .init(name: "--as-of", takesValue: true), .init(name: "--json", takesValue: false),
         ])
-        guard arguments.positionals.isEmpty else {
-            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
-        }
+        try arguments.requireNoPositionals()
         var names: [ProjectionName] = []
         for name in arguments.all("--projection") {
             guard let projection = ProjectionName(cliName: name) else {
@@ -58,7 +56,7 @@ enum RebuildCommandLine {
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
 
-        if ProcessCalls.environmentValue("DUNE_REBUILD_PROFILE") == "1" {
+        if system_environment("DUNE_REBUILD_PROFILE") == "1" {
             try profile(path: path, names: names, out: arguments.value("--out"))
             return .success
         }
@@ -138,32 +136,32 @@ enum RebuildCommandLine {
         let start = SystemClock.threadCPUSeconds()
         let wallStart = SystemClock.monotonicSeconds()
         let read = try LogReader(path: path).profileStages()
-        var rows = read.stages
+        var laps = StageLaps(rows: read.stages)
         let samples = read.batches.reduce(0) { $0 + $1.samples.count }
         var files: [ReadModelFile] = []
         if names.contains(.trends) {
             // As `ProjectionSet(forFiles:)` replays: samples in trends alone, the other models from its days.
-            files = profileSharingTrends(names, read.batches, samples: samples, rows: &rows)
+            files = profileSharingTrends(names, read.batches, samples: samples, laps: &laps)
         }
         for name in names where !names.contains(.trends) || name == .syncStatus {
             switch name {
             case .readiness:
-                files.append(profile(ReadinessProjection.self, read.batches, rows: &rows) { $0.reserveCapacity(samples: samples) })
+                files.append(profile(ReadinessProjection.self, read.batches, laps: &laps) { $0.reserveCapacity(samples: samples) })
             case .trends:
                 break  // never reached: with trends selected, profileSharingTrends built it
             case .weeklyStats:
-                files.append(profile(WeeklyStatsProjection.self, read.batches, rows: &rows) { $0.reserveCapacity(samples: samples) })
+                files.append(profile(WeeklyStatsProjection.self, read.batches, laps: &laps) { $0.reserveCapacity(samples: samples) })
             case .syncStatus:
-                files.append(profile(SyncStatusProjection.self, read.batches, rows: &rows) { _ in })
+                files.append(profile(SyncStatusProjection.self, read.batches, laps: &laps) { _ in })
             }
         }
         if let out {
-            let clock = SystemClock.threadCPUSeconds()
+            laps.restart()
             try write(files, to: out)
-            rows.append(("write the files (temporary, fsync, rename; CPU, not the fsync waits)", SystemClock.threadCPUSeconds() - clock))
+            laps.lap("write the files (temporary, fsync, rename; CPU, not the fsync waits)")
         }
         var text = "rebuild profile: \(read.lines) lines, one thread, stage by stage (thread CPU time)\n"
-        for (name, seconds) in rows {
+        for (name, seconds) in laps.rows {
             text += "  \(name): \(milliseconds(seconds)) ms\n"
         }
         text += "  total: \(milliseconds(SystemClock.threadCPUSeconds() - start)) ms CPU, \(milliseconds(SystemClock.monotonicSeconds() - wallStart)) ms wall\n"
@@ -177,67 +175,78 @@ enum RebuildCommandLine {
     /// and computes the days once; readiness folds only the sleep target and
     /// weekly stats nothing, and their models are built from those days.
     private static func profileSharingTrends(_ names: [ProjectionName], _ batches: [EventBatch], samples: Int,
-                                             rows: inout [(name: String, seconds: Double)]) -> [ReadModelFile] {
-        var clock = SystemClock.threadCPUSeconds()
-        func lap(_ name: String) {
-            let now = SystemClock.threadCPUSeconds()
-            rows.append((name, now - clock))
-            clock = now
-        }
+                                             laps: inout StageLaps) -> [ReadModelFile] {
         var files: [ReadModelFile] = []
         var trends = TrendsProjection()
         trends.reserveCapacity(samples: samples)
-        clock = SystemClock.threadCPUSeconds()
+        laps.restart()
         for batch in batches { trends.apply(batch) }
-        lap("fold trends (every sample)")
+        laps.lap("fold trends (every sample)")
         let daily = trends.modelDailyValues()
-        lap("days of trends' samples (shared by the three models)")
+        laps.lap("days of trends' samples (shared by the three models)")
         let metrics = daily.map(DailyMetrics.init)
         let trendsModel = TrendsModel(throughSeq: trends.throughSeq, metrics: metrics)
-        lap("model trends (from the days' metrics)")
+        laps.lap("model trends (from the days' metrics)")
         let trendsBytes = trendsModel.fileBytes
-        lap("JSON trends (\(trendsBytes.count) bytes)")
+        laps.lap("JSON trends (\(trendsBytes.count) bytes)")
         files.append(ReadModelFile(projection: .trends, bytes: trendsBytes))
         if names.contains(.readiness) {
             var readiness = ReadinessProjection(ignoringSamples: true)
             for batch in batches { readiness.apply(batch) }
-            lap("fold readiness (sleep target only)")
+            laps.lap("fold readiness (sleep target only)")
             let model = readiness.readModel(metrics: metrics)
-            lap("model readiness (from the days' metrics)")
+            laps.lap("model readiness (from the days' metrics)")
             let bytes = model.fileBytes
-            lap("JSON readiness (\(bytes.count) bytes)")
+            laps.lap("JSON readiness (\(bytes.count) bytes)")
             files.append(ReadModelFile(projection: .readiness, bytes: bytes))
         }
         if names.contains(.weeklyStats) {
             var weekly = WeeklyStatsProjection(ignoringSamples: true)
             for batch in batches { weekly.apply(batch) }
-            lap("fold weekly (no samples)")
+            laps.lap("fold weekly (no samples)")
             let model = WeeklyStatsModel(throughSeq: weekly.throughSeq, daily: daily)
-            lap("model weekly (from the days)")
+            laps.lap("model weekly (from the days)")
             let bytes = model.fileBytes
-            lap("JSON weekly (\(bytes.count) bytes)")
+            laps.lap("JSON weekly (\(bytes.count) bytes)")
             files.append(ReadModelFile(projection: .weeklyStats, bytes: bytes))
         }
         return files
     }
 
     /// Folds `batches` into a fresh `P`, then computes its model and its JSON, timing each.
-    private static func profile<P: Projection>(_ type: P.Type, _ batches: [EventBatch], rows: inout [(name: String, seconds: Double)],
+    private static func profile<P: Projection>(_ type: P.Type, _ batches: [EventBatch], laps: inout StageLaps,
                                                reserve: (inout P) -> Void) -> ReadModelFile where P.Model: ReadModelJSON {
         var state = P()
         reserve(&state)
-        var clock = SystemClock.threadCPUSeconds()
-        func lap(_ name: String) {
-            let now = SystemClock.threadCPUSeconds()
-            rows.append((name, now - clock))
-            clock = now
-        }
+        laps.restart()
         for batch in batches { state.apply(batch) }
-        lap("fold \(P.name.cliName)")
+        laps.lap("fold \(P.name.cliName)")
         let model = state.readModel()
-        lap("model \(P.name.cliName)")
+        laps.lap("model \(P.name.cliName)")
         let bytes = model.fileBytes
-        lap("JSON \(P.name.cliName) (\(bytes.count) bytes)")
+        laps.lap("JSON \(P.name.cliName) (\(bytes.count) bytes)")
         return ReadModelFile(projection: P.name, bytes: bytes)
+    }
+}
+
+/// The profile's rows: each stage's thread CPU seconds since the previous lap (or restart).
+private struct StageLaps {
+    var rows: [(name: String, seconds: Double)]
+    private var clock = SystemClock.threadCPUSeconds()
+
+    init(rows: [(name: String, seconds: Double)]) {
+        self.rows = rows
+    }
+
+    /// Starts timing the next stage now, leaving out what ran since the last lap.
+    mutating func restart() {
+        clock = SystemClock.threadCPUSeconds()
+    }
+
+    /// Ends the stage `name`.
+    mutating func lap(_ name: String) {
+        let now = SystemClock.threadCPUSeconds()
+        rows.append((name, now - clock))
+        clock = now
     }
 }

@@ -33,9 +33,7 @@ enum ReportCommandLine {
         let arguments = try Arguments(command: "report", arguments: raw, options: [
             LogOptions.log, .init(name: "--html", takesValue: true), .init(name: "--no-snapshot", takesValue: false),
         ])
-        guard arguments.positionals.isEmpty else {
-            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
-        }
+        try arguments.requireNoPositionals()
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
         let data = try await ReportData.load(path: path, usingSnapshot: !arguments.flag("--no-snapshot"))

@@ -30,9 +30,7 @@ enum TailCommandLine {
             LogOptions.log, .init(name: "-n", takesValue: true), .init(name: "--lines", takesValue: true),
             .init(name: "--follow", takesValue: false), .init(name: "-f", takesValue: false), .init(name: "--json", takesValue: false),
         ])
-        guard arguments.positionals.isEmpty else {
-            throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(arguments.positionals[0])'", showUsage: true)
-        }
+        try arguments.requireNoPositionals()
         if arguments.value("-n") != nil, arguments.value("--lines") != nil {
             throw CommandFailure(exitCode: .usage, message: "Error: '-n' and '--lines' are the same option; give it once", showUsage: true)
         }
@@ -42,8 +40,10 @@ enum TailCommandLine {
         var printer = TailPrinter(json: arguments.flag("--json"), color: Terminal.colorEnabled(1), path: path)
 
         let file: LogTail
+        let first: [LogTail.Line]
         if let opened = try LogTail.open(path: path) {
             file = opened
+            first = try file.lastLines(count)
         } else {
             guard follow else { try LogOptions.requireExisting(path); return .noInput }
             try LogOptions.requireFolder(path)
@@ -56,12 +56,9 @@ enum TailCommandLine {
                 }
             }
             // A new log: every line in it is new.
-            guard printer.printHeader(), printer.print(try file.readNewLines()) else { return .success }
-            return try await followLoop(file, &printer, path: path)
+            first = try file.readNewLines()
         }
-        let last = try file.lastLines(count)
-        guard printer.printHeader(), printer.print(last) else { return .success }
-        guard follow else { return .success }
+        guard printer.printHeader(), printer.print(first), follow else { return .success }
         return try await followLoop(file, &printer, path: path)
     }
 
@@ -88,7 +85,7 @@ private struct TailPrinter {
 
     /// Prints the table header (not for JSON). `false` when stdout is closed.
     func printHeader() -> Bool {
-        json ? true : Self.write(Array((EventFormatting.header + "\n").utf8))
+        json ? true : Terminal.out(bytes: Array((EventFormatting.header + "\n").utf8))
     }
 
     /// Prints complete stored lines. `false` when stdout is closed (e.g. `| head`).
@@ -119,11 +116,6 @@ private struct TailPrinter {
                 output.append(contentsOf: (EventFormatting.row(event, marker: EventMarker.marker(for: event), color: color) + "\n").utf8)
             }
         }
-        return Self.write(output)
-    }
-
-    /// Writes every byte to stdout; `false` when it is closed.
-    static func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { Terminal.out(buffer: $0) }
+        return Terminal.out(bytes: output)
     }
 }

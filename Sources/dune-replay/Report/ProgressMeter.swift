@@ -12,14 +12,14 @@ final class ProgressMeter {
 
     /// A meter, or `nil` when stderr is not a terminal.
     init?(label: String) {
-        guard Terminal.isTerminal(2) else { return nil }
+        guard system_isatty(2) else { return nil }
         self.label = label
-        lastDraw = Self.now()
+        lastDraw = SystemClock.monotonicSeconds()  // for pacing the display only, never for data
     }
 
     /// Shows `status` ("12000 events, seq 12000") unless the last redraw was under ``interval`` ago.
     func update(_ status: @autoclosure () -> String) {
-        let now = Self.now()
+        let now = SystemClock.monotonicSeconds()
         guard now - lastDraw >= Self.interval else { return }
         lastDraw = now
         drawn = true
@@ -31,10 +31,5 @@ final class ProgressMeter {
         guard drawn else { return }
         drawn = false
         Terminal.err("\r\u{1B}[K")
-    }
-
-    /// Monotonic seconds: for pacing the display only, never for data.
-    private static func now() -> Double {
-        SystemClock.monotonicSeconds()
     }
 }

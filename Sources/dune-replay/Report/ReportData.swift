@@ -20,10 +20,8 @@ struct ReportData {
         let samples: Int
     }
 
-    /// The log at `path` folded into all four projections — from its snapshot
-    /// plus the later events when `usingSnapshot` and the snapshot is valid,
-    /// else replayed in full (and a snapshot written when the lock is free) —
-    /// and their models.
+    /// The models of the log at `path`, its projections restored as
+    /// ``RestoredProjections/load(path:usingSnapshot:command:)`` does.
     static func load(path: String, usingSnapshot: Bool) async throws -> ReportData {
         let restored = try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "report")
         let models = restored.models

@@ -1,3 +1,5 @@
+import DuneEvents
+
 /// A small command-line parser: `--flag`, `--option value`, `--option=value`,
 /// `-` as a positional (stdin), and `--` ending options.
 ///
@@ -59,6 +61,12 @@ struct Arguments {
         }
     }
 
+    /// Refuses any positional argument (exit 64), for commands that take none.
+    func requireNoPositionals() throws(CommandFailure) {
+        guard let first = positionals.first else { return }
+        throw CommandFailure(exitCode: .usage, message: "Error: unexpected argument '\(first)'", showUsage: true)
+    }
+
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
     func value(_ name: String) -> String? { values[name]?.last }
@@ -72,6 +80,15 @@ struct Arguments {
             throw CommandFailure(exitCode: .usage, message: "Error: '\(name)' expects an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'", showUsage: true)
         }
         return number
+    }
+
+    /// A date option, `YYYY-MM-DD`.
+    func day(_ name: String) throws(CommandFailure) -> DayKey? {
+        guard let text = value(name) else { return nil }
+        guard let day = DayKey(text) else {
+            throw CommandFailure(exitCode: .usage, message: "Error: '\(name)' expects a date YYYY-MM-DD, got '\(text)'", showUsage: true)
+        }
+        return day
     }
 
     /// An option whose value must be one of `choices`.

@@ -63,20 +63,15 @@ enum EventFormatting {
         !event.isRedacted && event.type != .dataForgotten
     }
 
-    /// A table row: seq, type, when, detail.
-    static func row(_ event: RecordedEvent) -> String {
-        String(event.seq).padding(7) + event.type.rawValue.padding(18) + when(event).padding(26) + detail(event)
-    }
-
-    /// A table row with a marker: `!` after the seq (inside the SEQ column up to seq 9999),
-    /// the marker's note after the detail, and the whole row in the marker's colour when
-    /// `color` is on. Unmarked rows are exactly ``row(_:)``.
-    static func row(_ event: RecordedEvent, marker: EventMarker?, color: Bool) -> String {
-        guard let marker else { return row(event) }
+    /// A table row: seq, type, when, detail. With a marker: `!` after the seq (inside
+    /// the SEQ column up to seq 9999), the marker's note after the detail, and the
+    /// whole row in the marker's colour when `color` is on.
+    static func row(_ event: RecordedEvent, marker: EventMarker? = nil, color: Bool = false) -> String {
         let seq = String(event.seq)
-        let seqColumn = seq.count <= 4 ? seq.padding(5) + "! " : seq + " ! "
-        let text = seqColumn + event.type.rawValue.padding(18) + when(event).padding(26) + detail(event) + marker.note
-        return color ? marker.colored(text) : text
+        let seqColumn = marker == nil ? seq.padding(7) : seq.count <= 4 ? seq.padding(5) + "! " : seq + " ! "
+        let text = seqColumn + event.type.rawValue.padding(18) + when(event).padding(26) + detail(event) + (marker?.note ?? "")
+        guard let marker, color else { return text }
+        return marker.colored(text)
     }
 
     static let header = "SEQ".padding(7) + "TYPE".padding(18) + "WHEN".padding(26) + "DETAIL"

@@ -27,9 +27,10 @@ enum Terminal {
         _ = text.withUTF8 { out(buffer: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes bytes to stdout.
-    static func out(bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { out(buffer: $0) }
+    /// Writes bytes to stdout; `false` when this or an earlier write failed.
+    @discardableResult
+    static func out(bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { out(buffer: $0) }
     }
 
     /// Writes every byte to stdout; `false` when this or an earlier write failed.
@@ -37,7 +38,7 @@ enum Terminal {
     static func out(buffer: UnsafeRawBufferPointer) -> Bool {
         guard !outputFailed else { return false }
         do throws(DuneEventsError) {
-            try ProcessCalls.writeAll(buffer, toDescriptor: StandardStreams.output, name: "standard output")
+            try ProcessCalls.writeAll(buffer, toDescriptor: 1, name: "standard output")
             return true
         } catch {
             failure.withLock { if $0 == nil { $0 = error } }
@@ -45,21 +46,16 @@ enum Terminal {
         }
     }
 
-    /// Writes `text` to stderr.
+    /// Writes `text` to stderr (a failure is ignored: see above).
     static func err(_ text: String) {
         var text = text
-        _ = text.withUTF8 { StandardStreams.write(UnsafeRawBufferPointer($0), to: StandardStreams.error) }
-    }
-
-    /// Whether `fd` is a terminal.
-    static func isTerminal(_ fd: Int32) -> Bool {
-        ProcessCalls.isTerminal(fd)
+        _ = text.withUTF8 { try? ProcessCalls.writeAll(UnsafeRawBufferPointer($0), toDescriptor: 2, name: "") }
     }
 
     /// Whether colour may be used on `fd`: a terminal, and `NO_COLOR` unset or
     /// empty (no-color.org: only a non-empty value turns colour off).
     static func colorEnabled(_ fd: Int32) -> Bool {
-        isTerminal(fd) && (ProcessCalls.environmentValue("NO_COLOR") ?? "").isEmpty
+        system_isatty(fd) && (system_environment("NO_COLOR") ?? "").isEmpty
     }
 }
 
