@@ -13,6 +13,7 @@ package struct Cursor {
     package let end: Int
     package var index = 0
 
+    @inlinable
     package init(base: UnsafeRawPointer, end: Int) {
         self.base = base
         self.end = end
@@ -20,22 +21,24 @@ package struct Cursor {
 
     /// A cursor at the start of `line`, which it scans to its end; `nil` for an
     /// empty view with no memory. Valid while `line` is (see ``ByteView``).
+    @inlinable
     package init?(line: ByteView) {
         guard let base = line.buffer.baseAddress else { return nil }
         self.init(base: base, end: line.count)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package func byte(_ at: Int) -> UInt8 { base.load(fromByteOffset: at, as: UInt8.self) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package func bytes(_ slice: LineSlice) -> ByteView { ByteView(UnsafeRawBufferPointer(start: base + slice.start, count: slice.count)) }
 
     /// The slice as a view, valid while the line under the cursor is (the same as ``bytes(_:)``).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func view(_ slice: LineSlice) -> ByteView { bytes(slice) }
 
     /// The slice as a `String`; `nil` when it is not valid UTF-8.
+    @inlinable
     package func text(_ slice: LineSlice) -> String? {
         let bytes = self.bytes(slice)
         if !slice.nonASCII { return String(decoding: bytes, as: UTF8.self) }
@@ -57,7 +60,7 @@ package struct Cursor {
     }
 
     /// Consumes `expected` if it is the byte at the cursor.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func expect(_ expected: UInt8) -> Bool {
         guard index < end, byte(index) == expected else { return false }
         index += 1
@@ -115,7 +118,7 @@ package struct Cursor {
 
     /// A string's contents after its opening quote has been consumed; the
     /// cursor ends after the closing quote. `nil` for an escape or a control byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func string() -> LineSlice? {
         let start = index
         var high: UInt8 = 0
@@ -133,6 +136,7 @@ package struct Cursor {
     }
 
     /// A JSON number; the cursor ends after it.
+    @inlinable
     package mutating func number() -> (value: Double, plainInteger: Bool)? {
         let start = index
         var negative = false

@@ -378,7 +378,7 @@ package final class StoredLineScanner {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func matches(_ bytes: ByteView, _ name: StaticString) -> Bool {
         bytes.matches(name)
     }

@@ -45,7 +45,7 @@ package enum InputRules {
     /// Whether a text of `byteCount` UTF-8 bytes has an accepted length (the
     /// check of ``identifier(_:field:)`` and ``eventID(_:)``, for the fast
     /// paths, which measure slices of the line).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func acceptsText(byteCount: Int) -> Bool { byteCount > 0 && byteCount <= maximumTextBytes }
 
     // MARK: - Texts and timestamps

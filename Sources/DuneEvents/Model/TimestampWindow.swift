@@ -20,13 +20,13 @@ package enum TimestampWindow {
     package static let description = "[1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z)"
 
     /// Whether the instant `epochSeconds` (plus any fraction below one second) is inside.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func contains(epochSeconds: Int64) -> Bool {
         epochSeconds >= lowerEpochSeconds && epochSeconds < upperEpochSeconds
     }
 
     /// Whether `timestamp`'s instant is inside the window.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func contains(_ timestamp: Timestamp) -> Bool {
         contains(epochSeconds: timestamp.epochSeconds)
     }

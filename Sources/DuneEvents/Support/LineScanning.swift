@@ -15,10 +15,10 @@
 /// call.
 package enum LineScanning {
     /// `\n`.
-    static let newline = UInt8(ascii: "\n")
+    @usableFromInline static let newline = UInt8(ascii: "\n")
 
     /// The index of the first `\n` in `base[from..<to]`, if any.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func firstNewline(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
         guard from < to, let found = system_memchr(base + from, newline, to - from) else { return nil }
         return found - base
@@ -26,7 +26,7 @@ package enum LineScanning {
 
     /// The index of the last `\n` in `base[from..<to]`, if any: the complete
     /// lines of those bytes end there.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func lastNewline(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
         var index = to - 1
         while index >= from {
@@ -37,7 +37,7 @@ package enum LineScanning {
     }
 
     /// How many `\n` bytes `base[from..<to]` holds.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func newlineCount(in base: UnsafeRawPointer, from: Int, to: Int) -> Int {
         var count = 0
         var start = from
@@ -51,7 +51,7 @@ package enum LineScanning {
     /// Calls `body` with the start and end (the index of its `\n`) of each
     /// complete line in `base[from..<to]`, in order; bytes after the last
     /// `\n` are not a line.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func forEachCompleteLine(in base: UnsafeRawPointer, from: Int, to: Int,
                                     _ body: (_ start: Int, _ end: Int) throws -> Void) rethrows {
         var start = from
@@ -64,7 +64,7 @@ package enum LineScanning {
     // MARK: - Views
 
     /// The index of the first `\n` in `bytes[from..<to]`, if any.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func firstNewline(in bytes: ByteView, from: Int, to: Int) -> Int? {
         guard from < to, let base = bytes.buffer.baseAddress else { return nil }
         assert(from >= 0 && to <= bytes.count, "search outside the view")
@@ -72,7 +72,7 @@ package enum LineScanning {
     }
 
     /// How many `\n` bytes `bytes` holds.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func newlineCount(in bytes: ByteView) -> Int {
         guard let base = bytes.buffer.baseAddress else { return 0 }
         return newlineCount(in: base, from: 0, to: bytes.count)
@@ -80,7 +80,7 @@ package enum LineScanning {
 
     /// Calls `body` with each complete line of `bytes` (`start..<end`, the
     /// `\n` at `end`), in order; bytes after the last `\n` are not a line.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func forEachCompleteLine(in bytes: ByteView, _ body: (_ start: Int, _ end: Int) throws -> Void) rethrows {
         guard let base = bytes.buffer.baseAddress else { return }
         try forEachCompleteLine(in: base, from: 0, to: bytes.count, body)
