@@ -126,9 +126,9 @@ extension InputParser {
         } else {
             return  // not a line `reading(of:seconds:_:)` accepts
         }
-        SampleObjectWriter.write(.inputContent(unknown: JSONObject()), end: text(line.end), id: text(line.id),
-                                 kind: text(line.kindText), measure: line.hrvMeasure, source: text(line.source),
-                                 start: text(line.start), reading: reading, into: &content)
+        SampleObjectWriter.writeLineMembers(.inputContent(unknown: JSONObject()), end: text(line.end), id: text(line.id),
+                                            kind: text(line.kindText), measure: line.hrvMeasure, source: text(line.source),
+                                            start: text(line.start), reading: reading, into: &content)
     }
 
     /// The fast path of the byte-level `parse(_:)`: the common

@@ -100,11 +100,11 @@ package enum InputParser {
         case .workout:
             return nil
         }
-        SampleObjectWriter.write(.storedData(eventID: eventID, extra: JSONObject(), input: input),
-                                 end: UnescapedJSONText(bytes: c.view(line.end)), id: UnescapedJSONText(bytes: c.view(line.id)),
-                                 kind: UnescapedJSONText(bytes: c.view(line.kindText)), measure: line.hrvMeasure,
-                                 source: UnescapedJSONText(bytes: c.view(line.source)),
-                                 start: UnescapedJSONText(bytes: c.view(line.start)), reading: value, into: &data)
+        SampleObjectWriter.writeLineMembers(.storedData(eventID: eventID, extra: JSONObject(), input: input),
+                                            end: UnescapedJSONText(bytes: c.view(line.end)), id: UnescapedJSONText(bytes: c.view(line.id)),
+                                            kind: UnescapedJSONText(bytes: c.view(line.kindText)), measure: line.hrvMeasure,
+                                            source: UnescapedJSONText(bytes: c.view(line.source)),
+                                            start: UnescapedJSONText(bytes: c.view(line.start)), reading: value, into: &data)
         return PreparedSample(content: content, key: key, id: id, eventID: eventID, data: first..<data.count)
     }
 }
