@@ -1,4 +1,4 @@
-/// Where lines end: the one implementation every line reader of DuneEvents
+/// Where lines end: the one implementation every line reader of the package
 /// uses to split bytes at `\n` — the log's `LogLineReader` (and through it
 /// `tail --follow`'s `LogTail`), the input's `InputLineReader` and the
 /// chunk decoder of `LogReader.forEachEventBatch`.
