@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Whole files written at once and replaced atomically: read models written
 /// by `rebuild --out`, HTML reports, later snapshots.
 ///
@@ -70,28 +68,10 @@ package enum AtomicFile {
     /// - Returns: The file, to ``Prepared/commit()`` or ``Prepared/discard()``.
     /// - Throws: `DuneEventsError` `.io`; nothing is left behind then.
     package static func prepare(_ bytes: [UInt8], for path: String, protection: FileProtection = .default) throws(DuneEventsError) -> Prepared {
-        let number = preparedCount.withLock { count in
-            count += 1
-            return count
-        }
-        let temporary = path + ".tmp-\(ProcessIdentity.current)-\(number)"
         do throws(Errno) {
-            let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection)
-            do throws(Errno) {
-                try descriptor.writeAll(bytes)
-                try descriptor.durableSync()
-                try descriptor.close()
-            } catch {
-                try? descriptor.close()
-                try? FileSystem.remove(temporary)
-                throw error
-            }
+            return Prepared(temporaryPath: try FileSystem.writeTemporary(bytes, beside: path, protection: protection), path: path)
         } catch {
             throw DuneEventsError(error, during: .write, path: path)
         }
-        return Prepared(temporaryPath: temporary, path: path)
     }
-
-    /// Numbers this process's temporary files, so that two writers in one process never share one.
-    private static let preparedCount = Mutex<Int>(0)
 }

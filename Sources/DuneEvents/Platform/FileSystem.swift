@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Path-level system calls: creating files, `stat`, `mkdir -p`, `rename`,
 /// `unlink`, directory `fsync`, free space.
 ///
@@ -129,7 +131,28 @@ package enum FileSystem {
     /// - Throws: `Errno` from any step; the temporary file is removed.
     static func writeAtomically(_ bytes: [UInt8], to path: String, protection: FileProtection,
                                 fileSystem: FileSystemWitness = .system) throws(Errno) {
-        let temporary = path + ".tmp-\(ProcessIdentity.current)"
+        let temporary = try writeTemporary(bytes, beside: path, protection: protection, fileSystem: fileSystem)
+        do throws(Errno) {
+            try rename(temporary, to: path, fileSystem: fileSystem)
+        } catch {
+            _ = fileSystem.operations.unlink(temporary)
+            throw error
+        }
+        try syncDirectory(parentDirectory(of: path), fileSystem: fileSystem)
+    }
+
+    /// Writes `bytes` to a new file beside `path` (`<path>.tmp-<pid>-<n>`,
+    /// numbered so that two writers in one process never share one) and
+    /// `durableSync`s it: the first half of ``writeAtomically(_:to:protection:fileSystem:)``.
+    /// - Returns: The temporary file's path.
+    /// - Throws: `Errno`; nothing is left behind then.
+    static func writeTemporary(_ bytes: [UInt8], beside path: String, protection: FileProtection,
+                               fileSystem: FileSystemWitness = .system) throws(Errno) -> String {
+        let number = temporaryCount.withLock { count in
+            count += 1
+            return count
+        }
+        let temporary = path + ".tmp-\(ProcessIdentity.current)-\(number)"
         let descriptor = try createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection, fileSystem: fileSystem)
         do throws(Errno) {
             try descriptor.writeAll(bytes)
@@ -140,14 +163,11 @@ package enum FileSystem {
             _ = fileSystem.operations.unlink(temporary)
             throw error
         }
-        do throws(Errno) {
-            try rename(temporary, to: path, fileSystem: fileSystem)
-        } catch {
-            _ = fileSystem.operations.unlink(temporary)
-            throw error
-        }
-        try syncDirectory(parentDirectory(of: path), fileSystem: fileSystem)
+        return temporary
     }
+
+    /// How many temporary files this process has written.
+    private static let temporaryCount = Mutex<Int>(0)
 
     // MARK: - Names
 
