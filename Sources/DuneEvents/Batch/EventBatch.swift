@@ -3,12 +3,12 @@
 /// The fast replay path: `LogReader` decodes a log into batches of thousands
 /// of events without building a `RecordedEvent` (and its five strings) per
 /// sample, and projections fold the compact rows directly. Any event can
-/// still be had in full — ``subscript(_:)`` and ``events`` rebuild exactly the
-/// `RecordedEvent` the reference decoder (`EventCodec.decode`) gives.
+/// still be had in full — ``subscript(_:)`` rebuilds exactly the `RecordedEvent`
+/// the reference decoder (`EventCodec.decode`) gives.
 ///
 /// ```swift
 /// try LogReader(path: path).forEachEventBatch { batch in
-///     for index in 0..<batch.count where batch.type(at: index) == .profileUpdated { print(batch[index]) }
+///     for index in 0..<batch.count { print(batch.seq(at: index), batch[index].event.payload) }
 /// }
 /// ```
 package struct EventBatch: Sendable {
@@ -17,7 +17,7 @@ package struct EventBatch: Sendable {
     /// The `sample.ingested` events' samples, shared with the projections that keep them.
     package var samples: SampleBlock
     /// Every other event, in full (of the whole decoded chunk: a ``slice(_:)``
-    /// shares it; read ``otherEvents`` for the batch's own).
+    /// shares it; read `otherEvents` (DuneTools) for the batch's own).
     package var others: [RecordedEvent]
     /// The envelope of each row of ``samples``.
     package var envelopes: [SampleEnvelope]
@@ -45,9 +45,6 @@ package struct EventBatch: Sendable {
 
     package var isEmpty: Bool { rows.isEmpty }
 
-    /// The `seq` of the first event; `nil` when empty.
-    package var firstSeq: Int? { isEmpty ? nil : seq(at: 0) }
-
     /// The `seq` of the last event; `nil` when empty.
     package var lastSeq: Int? { isEmpty ? nil : seq(at: count - 1) }
 
@@ -56,12 +53,6 @@ package struct EventBatch: Sendable {
     package func seq(at position: Int) -> Int {
         let row = rows[position]
         return row >= 0 ? samples.rows[Int(row)].seq : others[Int(~row)].seq
-    }
-
-    /// The type of the event at `position`.
-    package func type(at position: Int) -> EventType {
-        let row = rows[position]
-        return row >= 0 ? .sampleIngested : others[Int(~row)].type
     }
 
     /// `recordedAt.instant` of the event at `position`.
@@ -86,25 +77,15 @@ package struct EventBatch: Sendable {
                              storedVersion: Int(envelope.version))
     }
 
-    /// The events that are not `sample.ingested` (kept in full), in order.
-    package var otherEvents: [RecordedEvent] {
-        Array(others[otherIndices])
-    }
-
     /// Where this batch's events that are not `sample.ingested` lie in
     /// ``others``, in order: all of it, except in a ``slice(_:)``, which
     /// shares the whole array. Fold them as `batch.others[index]` for each
-    /// index, without copying the events out as ``otherEvents`` does.
+    /// index, without copying the events out as `otherEvents` (DuneTools) does.
     /// - Complexity: O(n) at worst (a batch of samples only); O(1) when the
     ///   first and last rows are other events.
     package var otherIndices: Range<Int> {
         guard let first = rows.first(where: { $0 < 0 }), let last = rows.last(where: { $0 < 0 }) else { return 0..<0 }
         return Int(~first)..<(Int(~last) + 1)
-    }
-
-    /// Every event, in full.
-    package var events: [RecordedEvent] {
-        (0..<count).map { self[$0] }
     }
 
     /// The events at `positions` (a contiguous part of this batch), sharing its storage.

@@ -41,14 +41,6 @@ package final class SampleBlock: Sendable {
         if packed.hasPackedID { return .uuid(packed.packedID) }
         return .text(fullSamples[packed.fullIndex].id)
     }
-
-    /// ``Sample/day`` of row `row`, as a day ordinal.
-    @inline(__always)
-    package func dayOrdinal(at row: Int) -> Int {
-        let packed = rows[row]
-        if packed.isFull { return fullSamples[packed.fullIndex].day.ordinal }
-        return packed.packedDayOrdinal
-    }
 }
 
 /// A sample id as a hash-table key: a packed UUID, or the text of any other id.

@@ -12,24 +12,6 @@ package enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object(JSONObject)
 
-    /// The string payload, or `nil` for any other case.
-    package var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
-    /// The number payload, or `nil` for any other case.
-    package var numberValue: Double? {
-        if case .number(let value) = self { return value }
-        return nil
-    }
-
-    /// The object payload, or `nil` for any other case.
-    package var objectValue: JSONObject? {
-        if case .object(let value) = self { return value }
-        return nil
-    }
-
     /// A short name of the value's JSON type, for error messages ("a string", "a number").
     package var typeDescription: String {
         switch self {
@@ -84,11 +66,6 @@ package struct JSONObject: Sendable, Hashable {
     /// The members sorted by the UTF-8 bytes of their keys: the canonical order.
     package var sortedMembers: [JSONMember] {
         members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-    }
-
-    /// This object without the members named in `keys`.
-    package func removing(_ keys: Set<String>) -> JSONObject {
-        JSONObject(members.filter { !keys.contains($0.key) })
     }
 
     package var isEmpty: Bool { members.isEmpty }

@@ -9,7 +9,7 @@ extension LogReader {
     /// up to `parallelism` threads each read (`pread`) and decode whole chunks
     /// — CRC check, then ``StoredLineScanner`` with the reference decoder as
     /// fallback — while this thread hands the finished chunks to `body` in
-    /// file order. Every line is checked exactly as by ``forEachBatch(after:through:_:)``:
+    /// file order. Every line is checked exactly as by `forEachBatch(after:through:_:)` (DuneTools):
     /// CRC, JSON, and `seq` one more than the line before; the first damaged
     /// line stops the read with `corruptLog` naming its line and byte offset,
     /// after `body` got every good event before it. Events with `seq ≤ range.after`

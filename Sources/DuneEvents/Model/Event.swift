@@ -38,12 +38,6 @@ package struct Event: Sendable, Hashable {
         case .dataForgotten: .dataForgotten
         }
     }
-
-    /// Whether this is an event of a forgotten sample.
-    package var isRedacted: Bool {
-        if case .redacted = payload { return true }
-        return false
-    }
 }
 
 /// What remains of an event of a forgotten sample: its type and the sample's id.
@@ -103,8 +97,6 @@ package struct RecordedEvent: Sendable, Hashable {
 
     package var type: EventType { event.type }
     package var payload: Event.Payload { event.payload }
-    /// Whether this is an event of a forgotten sample.
-    package var isRedacted: Bool { event.isRedacted }
 }
 
 /// A request to delete a sample by id.

@@ -82,13 +82,4 @@ extension EventBatch {
         let row = rows[position]
         return row >= 0 ? samples.isOutsideTimestampWindow(row: Int(row)) : others[Int(~row)].isOutsideTimestampWindow
     }
-
-    /// How many events of the batch have a timestamp outside ``TimestampWindow``:
-    /// the events every projection skips.
-    /// - Complexity: O(n).
-    package var outsideTimestampWindowCount: Int {
-        var count = 0
-        for position in 0..<rows.count where isOutsideTimestampWindow(at: position) { count += 1 }
-        return count
-    }
 }

@@ -25,26 +25,6 @@ public enum ProjectionName: String, Sendable, Hashable, CaseIterable, Comparable
         }
     }
 
-    /// The read-model file name (docs/read-models.md).
-    package var fileName: String {
-        switch self {
-        case .readiness: "readiness.json"
-        case .trends: "trends.json"
-        case .weeklyStats: "weekly-stats.json"
-        case .syncStatus: "sync-status.json"
-        }
-    }
-
-    /// The projection named `cliName` on the command line (`weekly`, `sync`, …);
-    /// the Swift case names (`weeklyStats`, `syncStatus`) are accepted too.
-    /// `nil` for anything else.
-    package init?(cliName: String) {
-        guard let name = ProjectionName.allCases.first(where: { $0.cliName == cliName || $0.rawValue == cliName }) else {
-            return nil
-        }
-        self = name
-    }
-
     /// The name `dune-replay` uses for this read model: `readiness`, `trends`, `weekly` or `sync`.
     public var description: String { cliName }
 

@@ -83,11 +83,6 @@ package struct SampleProjection<Model: SampleDailyModel>: Projection, Equatable 
     mutating func restoreModelMetrics(_ days: [DailyMetrics], throughSeq seq: Int) {
         restoredMetrics = DailyMetricsCache(throughSeq: seq, days: days)
     }
-
-    /// The daily values of `date` with their contributing samples, or `nil`.
-    package func dailyValues(on date: DayKey) -> DailyValues? {
-        samples.dailyValues(on: date)
-    }
 }
 
 extension SampleProjection: SnapshotRestorable {

@@ -44,12 +44,6 @@ package struct DailySeries: Sendable, Equatable {
         DailySeries(days: days, values: values.map(transform))
     }
 
-    /// The value on `day`, or `nil`.
-    package func value(on day: DayKey) -> Double? {
-        let index = firstIndex(notBefore: day)
-        return index < days.count && days[index] == day ? values[index] : nil
-    }
-
     /// The points from `first` through `last` inclusive, ascending.
     /// - Complexity: O(log n + k).
     package func window(from first: DayKey, through last: DayKey) -> DailyWindow {

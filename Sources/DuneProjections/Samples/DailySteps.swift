@@ -7,10 +7,6 @@ package struct DailySteps: Sendable, Equatable {
     package let source: String
     /// Every source's sum, sources in UTF-8 order.
     package let sources: [SourceSteps]
-    /// The winning source's samples, in `seq` order.
-    package var samples: [SampleReference] {
-        sources.first { $0.source == source }?.samples ?? []
-    }
 
     package init(value: Double, source: String, sources: [SourceSteps]) {
         self.value = value

@@ -6,7 +6,7 @@
 /// These versions use only IEEE-754 `+ − × ÷`, which every platform evaluates
 /// identically, so every machine computes the same bits. They are accurate to a
 /// few units in the last place, far below the 3-decimal output precision.
-enum DeterministicMath {
+package enum DeterministicMath {
     /// ln 2, the `Double` nearest to it.
     static let ln2 = 0.693_147_180_559_945_3
     /// ln 2 split Cody–Waite style (as in fdlibm): `ln2High` has its low 32 bits
@@ -20,7 +20,7 @@ enum DeterministicMath {
     /// `s = (m − 1)/(m + 1)`, `|s| ≤ 0.172`, summed as a fixed 15-term series
     /// (the first omitted term is below 10⁻²³ of the result).
     /// - Returns: `-infinity` for 0, `nan` for negative or `nan` input, `x` for `+infinity`.
-    static func log(_ x: Double) -> Double {
+    package static func log(_ x: Double) -> Double {
         guard x > 0 else { return x == 0 ? -.infinity : .nan }
         guard x.isFinite else { return x }
         var exponent = Double(x.exponent)

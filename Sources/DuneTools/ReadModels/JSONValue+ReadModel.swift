@@ -34,3 +34,32 @@ extension JSONValue {
         .string(day.description)
     }
 }
+
+// MARK: - Reading JSON values
+
+extension JSONValue {
+    /// The string payload, or `nil` for any other case.
+    package var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The number payload, or `nil` for any other case.
+    package var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// The object payload, or `nil` for any other case.
+    package var objectValue: JSONObject? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+}
+
+extension JSONObject {
+    /// This object without the members named in `keys`.
+    package func removing(_ keys: Set<String>) -> JSONObject {
+        JSONObject(members.filter { !keys.contains($0.key) })
+    }
+}

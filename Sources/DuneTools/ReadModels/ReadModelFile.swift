@@ -15,3 +15,25 @@ package struct ReadModelFile: Sendable, Hashable {
     /// The file name, e.g. `weekly-stats.json`.
     package var fileName: String { projection.fileName }
 }
+
+extension ProjectionName {
+    /// The read-model file name (docs/read-models.md).
+    package var fileName: String {
+        switch self {
+        case .readiness: "readiness.json"
+        case .trends: "trends.json"
+        case .weeklyStats: "weekly-stats.json"
+        case .syncStatus: "sync-status.json"
+        }
+    }
+
+    /// The projection named `cliName` on the command line (`weekly`, `sync`, …);
+    /// the Swift case names (`weeklyStats`, `syncStatus`) are accepted too.
+    /// `nil` for anything else.
+    package init?(cliName: String) {
+        guard let name = ProjectionName.allCases.first(where: { $0.cliName == cliName || $0.rawValue == cliName }) else {
+            return nil
+        }
+        self = name
+    }
+}
