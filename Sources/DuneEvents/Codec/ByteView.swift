@@ -21,7 +21,7 @@
 /// so `Array(view)`, `elementsEqual` and `String(decoding:as:)` work on it;
 /// `==` compares contents. Not `Sendable`: a view is only ever used on the
 /// thread that holds its bytes.
-package struct ByteView: RandomAccessCollection {
+@usableFromInline package struct ByteView: RandomAccessCollection {
     @usableFromInline package let buffer: UnsafeRawBufferPointer
 
     /// A view of `buffer`; the caller promises `buffer`'s memory outlives the view.

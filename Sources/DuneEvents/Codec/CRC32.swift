@@ -22,7 +22,7 @@
 /// table index is a slice base below 2048 plus a byte value below 256, inside
 /// the 2048 entries of `tables`, which lives for the whole run. Callers pass
 /// views and arrays; tested against a bytewise reference in `CRC32Tests`.
-package enum CRC32 {
+@usableFromInline package enum CRC32 {
     /// The reflected IEEE polynomial.
     package static let polynomial: UInt32 = 0xEDB8_8320
 
@@ -69,7 +69,7 @@ package enum CRC32 {
     /// - Returns: The checksum of the earlier bytes followed by `bytes`, as
     ///   zlib's `crc32(crc, bytes, count)`.
     /// - Complexity: O(*n*) in the number of bytes.
-    package static func update(_ crc: UInt32, _ bytes: ByteView) -> UInt32 {
+    @usableFromInline package static func update(_ crc: UInt32, _ bytes: ByteView) -> UInt32 {
         guard let raw = bytes.buffer.baseAddress, !bytes.isEmpty else { return crc }
         return tables.withUnsafeBufferPointer { tables in
             guard let t0 = tables.baseAddress else { return crc }

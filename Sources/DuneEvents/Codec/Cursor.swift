@@ -7,11 +7,11 @@
 /// 16 bytes past the cursor — inside the line, because a stored line has its
 /// 18-byte CRC trailer after `end`. Slices come back as ``ByteView``s
 /// (``bytes(_:)``), so no caller sees the pointer.
-package struct Cursor {
-    package let base: UnsafeRawPointer
+@usableFromInline package struct Cursor {
+    @usableFromInline package let base: UnsafeRawPointer
     /// Where the `data` object must end: the start of the CRC trailer.
-    package let end: Int
-    package var index = 0
+    @usableFromInline package let end: Int
+    @usableFromInline package var index = 0
 
     @inlinable
     package init(base: UnsafeRawPointer, end: Int) {
@@ -194,7 +194,7 @@ package struct Cursor {
     }
 
     /// 10⁰…10²², all exact in a `Double`.
-    static let powersOfTen: [Double] = (0...22).map { power in
+    @usableFromInline static let powersOfTen: [Double] = (0...22).map { power in
         var value = 1.0
         for _ in 0..<power { value *= 10 }
         return value
@@ -252,7 +252,7 @@ package struct Cursor {
     /// `exponent`; in the fraction (`fractional`) each digit kept lowers it.
     /// Returns how many digits it read.
     @inline(__always)
-    private mutating func digits(into mantissa: inout UInt64, significant: inout Int, exponent: inout Int, fractional: Bool) -> Int {
+    @usableFromInline mutating func digits(into mantissa: inout UInt64, significant: inout Int, exponent: inout Int, fractional: Bool) -> Int {
         var count = 0
         while index < end {
             let digit = byte(index) &- UInt8(ascii: "0")

@@ -1,7 +1,9 @@
 /// A run of bytes in the line: offset and length.
-package struct LineSlice {
-    package var start: Int
-    package var count: Int
+@usableFromInline package struct LineSlice {
+    @usableFromInline package var start: Int
+    @usableFromInline package var count: Int
     /// Whether any byte is 0x80 or above (the text must be validated as UTF-8).
-    package var nonASCII: Bool
+    @usableFromInline package var nonASCII: Bool
+
+    @inlinable init(start: Int, count: Int, nonASCII: Bool) { (self.start, self.count, self.nonASCII) = (start, count, nonASCII) }
 }

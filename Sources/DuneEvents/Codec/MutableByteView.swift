@@ -17,7 +17,7 @@
 /// - **Exclusivity.** While a view of an array's storage exists, nothing else
 ///   reads or writes that array: the closures hold the array `inout`.
 /// - **Alignment.** None is assumed: multi-byte stores are unaligned.
-package struct MutableByteView {
+@usableFromInline package struct MutableByteView {
     @usableFromInline let buffer: UnsafeMutableRawBufferPointer
 
     /// A view of `buffer`; the caller promises the memory outlives the view

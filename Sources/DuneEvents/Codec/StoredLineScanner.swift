@@ -20,7 +20,7 @@
 /// `deinit`, indexed only by a `FieldKey`'s raw value (below the count). The
 /// line it scans is a ``ByteView``, valid for the call; it reads it through a
 /// ``Cursor`` (see the cursor's bounds).
-package final class StoredLineScanner {
+@usableFromInline package final class StoredLineScanner {
     private let fields: UnsafeMutablePointer<FieldSlot>
 
     package init() {

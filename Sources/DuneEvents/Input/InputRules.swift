@@ -38,9 +38,9 @@ package protocol SampleFieldReader {
 /// parser, its fast paths too, and the Apple Health importer) and the typed
 /// values an app appends (`SampleInput` and the other commands) are two
 /// front ends on these functions; neither has rules of its own.
-package enum InputRules {
+@usableFromInline package enum InputRules {
     /// The longest text field (ids, names, `eventID`), in UTF-8 bytes.
-    static let maximumTextBytes = 256
+    @usableFromInline static let maximumTextBytes = 256
 
     /// Whether a text of `byteCount` UTF-8 bytes has an accepted length (the
     /// check of ``identifier(_:field:)`` and ``eventID(_:)``, for the fast

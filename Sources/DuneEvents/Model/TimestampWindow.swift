@@ -11,11 +11,11 @@
 /// TimestampWindow.contains(try Timestamp(parsing: "2099-12-31T12:00:00Z"))  // true
 /// TimestampWindow.contains(try Timestamp(parsing: "2100-01-01T00:00:00Z"))  // false
 /// ```
-package enum TimestampWindow {
+@usableFromInline package enum TimestampWindow {
     /// 1900-01-01T00:00:00Z in seconds since the epoch (the first instant inside).
-    package static let lowerEpochSeconds: Int64 = -2_208_988_800
+    @usableFromInline package static let lowerEpochSeconds: Int64 = -2_208_988_800
     /// 2100-01-01T00:00:00Z in seconds since the epoch (the first instant after).
-    package static let upperEpochSeconds: Int64 = 4_102_444_800
+    @usableFromInline package static let upperEpochSeconds: Int64 = 4_102_444_800
     /// The window as text, for messages.
     package static let description = "[1900-01-01T00:00:00Z, 2100-01-01T00:00:00Z)"
 

@@ -271,7 +271,7 @@ func system_strerror(_ code: CInt) -> String {
 
 /// The first `byte` in `base[0..<count]` (`memchr(3)`: vectorized by the C
 /// library, several times faster than a Swift byte loop on long lines).
-@inline(__always)
+@usableFromInline @inline(__always)
 package func system_memchr(_ base: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeRawPointer? {
     guard let found = memchr(base, CInt(byte), count) else { return nil }
     return UnsafeRawPointer(found)

@@ -13,7 +13,7 @@
 /// (vectorized; several times faster than a Swift byte loop on 300-byte
 /// lines); everything here is `@inline(__always)`, so the hot loops pay no
 /// call.
-package enum LineScanning {
+@usableFromInline package enum LineScanning {
     /// `\n`.
     @usableFromInline static let newline = UInt8(ascii: "\n")
 

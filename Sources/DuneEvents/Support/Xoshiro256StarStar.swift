@@ -5,7 +5,7 @@
 /// Event ids draw their random bits from it (seeded once per batch from the
 /// system); the synthetic generator draws everything from it (seeded from the
 /// user's seed).
-package struct Xoshiro256StarStar: Sendable {
+@usableFromInline package struct Xoshiro256StarStar: Sendable {
     @usableFromInline var s0: UInt64
     @usableFromInline var s1: UInt64
     @usableFromInline var s2: UInt64
