@@ -91,7 +91,11 @@ for path in files:
                     break
                 end += 1
             owner = owners[-1][1].split(".")[-1] if owners else None
-            if not is_reached(owner, name, match.group(1) or ""):
+            attributes, above = match.group(1) or "", index - 1
+            while above >= 0 and lines[above].strip().startswith("@"):
+                attributes += lines[above]
+                above -= 1
+            if not is_reached(owner, name, attributes):
                 count = end - index + 1
                 total += count
                 print(f"{path}:{index + 1}: {owner + '.' if owner else ''}{name} ({count} lines)")
