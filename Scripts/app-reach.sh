@@ -15,7 +15,7 @@
 # compiled and not listed; `@inline(__always)` functions may be inlined before
 # the elimination, so they count as reached when the sources call them.
 #
-# Needs the Swift toolchain and python3. Takes about ten seconds.
+# Needs the Swift toolchain and python3. Takes about 40 seconds on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
