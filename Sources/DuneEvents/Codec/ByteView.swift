@@ -123,6 +123,19 @@
         return T(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 
+    /// The little-endian `UInt64` at `offset`, the bytes past the view's end
+    /// read as zero (0 when `offset` is at or past it): a hash's last, partial word.
+    @inlinable @inline(__always)
+    package func loadLittleEndianZeroPadded(at offset: Int) -> UInt64 {
+        var word: UInt64 = 0
+        var byte = offset
+        while byte < Swift.min(offset + 8, buffer.count) {
+            word |= UInt64(buffer[byte]) << UInt64(8 * (byte - offset))
+            byte += 1
+        }
+        return word
+    }
+
     /// The byte's storage, for `Array.append(contentsOf:)` and other bulk copies.
     @inlinable @inline(__always)
     package func withContiguousStorageIfAvailable<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {

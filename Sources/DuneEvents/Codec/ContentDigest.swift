@@ -21,14 +21,8 @@ package struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The digest of `bytes` (in place when their storage is contiguous).
-    package init(_ bytes: some Sequence<UInt8>) {
-        if let digest = bytes.withContiguousStorageIfAvailable({ buffer in
-            ByteView.with(contentsOf: buffer) { ContentDigest($0) }
-        }) {
-            self = digest
-        } else {
-            self = ByteView.with(Array(bytes)) { ContentDigest($0) }
-        }
+    package init(_ bytes: some Collection<UInt8>) {
+        self = ByteView.with(contentsOf: bytes) { ContentDigest($0) }
     }
 
     /// The digest of a string's UTF-8 bytes.
@@ -57,13 +51,7 @@ package struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
             lanes.mix(bytes.loadLittleEndian(at: index, as: UInt64.self))
             index += 8
         }
-        if index < count {
-            var word: UInt64 = 0
-            for offset in 0..<(count - index) {
-                word |= UInt64(bytes[index + offset]) << UInt64(8 * offset)
-            }
-            lanes.mix(word)
-        }
+        if index < count { lanes.mix(bytes.loadLittleEndianZeroPadded(at: index)) }
         self.init(lanes, length: count)
     }
 

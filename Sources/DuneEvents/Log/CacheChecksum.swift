@@ -44,15 +44,11 @@ package struct CacheChecksum: Sendable, Equatable {
             d = step(d, bytes.loadLittleEndian(at: index + 24, as: UInt64.self))
             index += 32
         }
-        // The last 0–31 bytes, zero-padded to four little-endian words.
-        var rest: [UInt64] = [0, 0, 0, 0]
-        for offset in 0..<(count - index) {
-            rest[offset >> 3] |= UInt64(bytes[index + offset]) << UInt64(8 * (offset & 7))
-        }
-        a = step(a, rest[0])
-        b = step(b, rest[1])
-        c = step(c, rest[2])
-        d = step(d, rest[3])
+        // The last 0–31 bytes, zero-padded to four words.
+        a = step(a, bytes.loadLittleEndianZeroPadded(at: index))
+        b = step(b, bytes.loadLittleEndianZeroPadded(at: index + 8))
+        c = step(c, bytes.loadLittleEndianZeroPadded(at: index + 16))
+        d = step(d, bytes.loadLittleEndianZeroPadded(at: index + 24))
         let length = UInt64(count)
         lanes = (step(a, length), step(b, length), step(c, length), step(d, length))
     }

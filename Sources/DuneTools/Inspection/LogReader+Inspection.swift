@@ -90,7 +90,7 @@ extension LogReader {
                     inspected = .event(event)
                     seq = event.seq
                 case .failure(let error):
-                    guard let newer = error.newer, let envelope = StoredEnvelope(ByteView(line.bytes)) else {
+                    guard let newer = error.newer, let envelope = StoredEnvelope(line.bytes) else {
                         throw LogReader.decodingError(error, location: location)
                     }
                     inspected = .newer(NewerLine(envelope: envelope, newer: newer, bytes: Array(line.bytes), lineNumber: line.number,

@@ -84,7 +84,7 @@ package enum LogVerifier {
                 (seq, id, decodedEvent) = (event.seq, event.id, event)
             case .failure(let error):
                 // A newer version: its envelope is still checked; its data is not read.
-                guard let newer = error.newer, let envelope = StoredEnvelope(ByteView(line.bytes)) else {
+                guard let newer = error.newer, let envelope = StoredEnvelope(line.bytes) else {
                     note(line.number, line.byteOffset, "CRC is valid but the line cannot be decoded: \(error.reason)")
                     afterDamage = true
                     return
