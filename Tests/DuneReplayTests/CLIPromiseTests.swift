@@ -191,7 +191,7 @@ import Testing
         try withCLI { cli in
             try Self.fixtureLog(cli)
             try Self.holdingLock(cli) {
-                let result = try cli.start(["ingest", "--log", "events.jsonl", "input.jsonl"]).finish(within: 60)
+                let result = try cli.start(["ingest", "--log", "events.jsonl", "input.jsonl"]).finish(within: 300)
                 #expect(!result.timedOut)
                 #expect(result.status == 75)
                 #expect(result.stderr == "Error: the log 'events.jsonl' is in use by another writer (waited 5 s for it); try again when it has finished, or pass --wait to wait until it has\n")

@@ -143,8 +143,8 @@ import Testing
             let deadline = Date().addingTimeInterval(20)
             while !FileManager.default.fileExists(atPath: newLog) && forget.isRunning && Date() < deadline { usleep(1_000) }
             let queued = try cli.start(["ingest", "--wait", "--log", "events.jsonl", "late.jsonl"])
-            let forgot = try forget.finish(within: 60)
-            let ingested = try queued.finish(within: 60)
+            let forgot = try forget.finish(within: 300)
+            let ingested = try queued.finish(within: 300)
             #expect(forgot.status == 0, "\(forgot)")
             #expect(ingested.status == 0, "\(ingested)")
             // The late event is in the log the path names now, after the data.forgotten record, and it verifies.

@@ -89,7 +89,7 @@ enum Chromium {
     }
 
     /// Runs Chromium headless with `arguments` and its own profile; returns stdout. Killed after `seconds`.
-    static func run(_ arguments: [String], in directory: String, seconds: Double = 120) throws -> [UInt8] {
+    static func run(_ arguments: [String], in directory: String, seconds: Double = 300) throws -> [UInt8] {
         let binary = try #require(path)
         let token = UUID().uuidString
         let process = Process()

@@ -9,7 +9,7 @@ import Testing
 /// `dune-replay tail [--follow]` and the markers `history` and `tail` put on events that need attention.
 @Suite struct TailCLITests {
     /// Waits (polling, at most `seconds`) until `file` contains `text`; returns the file's text then (or at the deadline).
-    func waitFor(_ text: String, in file: String, seconds: Double = 5) -> String {
+    func waitFor(_ text: String, in file: String, seconds: Double = 300) -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var content = ""
         repeat {

@@ -36,6 +36,18 @@ package func retryingOnInterrupt<Result: FixedWidthInteger>(_ body: () -> Result
     }
 }
 
+/// Calls `body` until it returns a value or fails with an error other than
+/// `EINTR`: for the calls that return a value, or `nil` with `errno` set.
+///
+/// - Throws: The `errno` of the last failure.
+package func retryingOnInterrupt<Value>(_ body: () -> Value?) throws(Errno) -> Value {
+    while true {
+        if let value = body() { return value }
+        let failure = Errno.current
+        if failure != .interrupted { throw failure }
+    }
+}
+
 // MARK: - Operations
 
 /// What the log layer was doing when a system call failed; it chooses the

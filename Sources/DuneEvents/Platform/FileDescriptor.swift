@@ -280,9 +280,7 @@ package struct FileDescriptor: Sendable, Hashable {
 
     /// `fstat(2)`.
     package func status() throws(Errno) -> FileStatus {
-        var status = FileStatus()
-        _ = try retryingOnInterrupt { system_fstat(rawValue, &status) }
-        return status
+        try retryingOnInterrupt { system_fstat(rawValue) }
     }
 
     /// Whether another open file description holds an exclusive `flock` on
@@ -320,7 +318,7 @@ package struct FileDescriptor: Sendable, Hashable {
 
 // MARK: - File status
 
-/// The parts of `struct stat` the log looks at (filled by `system_fstat` and `system_stat`).
+/// The parts of `struct stat` the log looks at (from `system_fstat`, `system_stat` and `system_lstat`).
 package struct FileStatus: Sendable, Equatable {
     package var size = 0
     /// Whether `st_mode`'s type is `S_IFREG`.

@@ -17,17 +17,17 @@ package enum FileSystem {
         return parent.isEmpty ? "/" : String(decoding: parent, as: UTF8.self)
     }
 
-    /// `stat(2)` (follows symbolic links).
+    /// `stat(2)`, or `lstat(2)` when `followingSymbolicLinks` is false (a
+    /// symbolic link then describes itself: ``FileStatus/isSymbolicLink``).
     ///
-    /// - Returns: The status, or `nil` if nothing exists at `path`.
-    package static func status(ofPath path: String) throws(Errno) -> FileStatus? {
-        var status = FileStatus()
-        while system_stat(path, &status) == -1 {
-            let failure = Errno.current
-            if failure == .noSuchFile { return nil }
-            if failure != .interrupted { throw failure }
+    /// - Returns: The status, or `nil` if nothing exists at `path` (or, when
+    ///   following, a symbolic link there names nothing).
+    package static func status(ofPath path: String, followingSymbolicLinks: Bool = true) throws(Errno) -> FileStatus? {
+        do {
+            return try retryingOnInterrupt { followingSymbolicLinks ? system_stat(path) : system_lstat(path) }
+        } catch .noSuchFile {
+            return nil
         }
-        return status
     }
 
     /// `mkdir -p` with `permissions` for every directory it creates, each made

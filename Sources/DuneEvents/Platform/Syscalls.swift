@@ -138,26 +138,33 @@ func system_ftruncate(_ fd: CInt, _ size: Int) -> CInt {
     ftruncate(fd, off_t(size))
 }
 
-func system_fstat(_ fd: CInt, _ status: inout FileStatus) -> CInt {
+// The three status calls return the status as a value (`nil`, with `errno`
+// set, on failure), and their callers retry through `retryingOnInterrupt`.
+// They never fill a caller's variable through `inout` inside a retry loop:
+// Swift 6.3.1's optimizer (its EarlyCodeMotion pass) moved the stores of
+// that shape past the loop's final read, so release builds saw `size == 0`
+// and `isRegularFile == false` for every path (docs/development.md,
+// "A release-only miscompile").
+
+/// `fstat(2)`.
+func system_fstat(_ fd: CInt) -> FileStatus? {
     var info = stat()
-    let result = fstat(fd, &info)
-    if result == 0 { status = FileStatus(info) }
-    return result
+    guard fstat(fd, &info) == 0 else { return nil }
+    return FileStatus(info)
 }
 
-func system_stat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CInt {
+/// `stat(2)`: follows a symbolic link to what it names.
+func system_stat(_ path: UnsafePointer<CChar>) -> FileStatus? {
     var info = stat()
-    let result = stat(path, &info)
-    if result == 0 { status = FileStatus(info) }
-    return result
+    guard stat(path, &info) == 0 else { return nil }
+    return FileStatus(info)
 }
 
 /// `lstat(2)`: like `stat`, but a symbolic link describes itself (`isSymbolicLink`).
-package func system_lstat(_ path: UnsafePointer<CChar>, _ status: inout FileStatus) -> CInt {
+func system_lstat(_ path: UnsafePointer<CChar>) -> FileStatus? {
     var info = stat()
-    let result = lstat(path, &info)
-    if result == 0 { status = FileStatus(info) }
-    return result
+    guard lstat(path, &info) == 0 else { return nil }
+    return FileStatus(info)
 }
 
 extension FileStatus {

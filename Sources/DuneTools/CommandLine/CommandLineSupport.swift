@@ -19,10 +19,7 @@ package enum PathKind: Sendable, Equatable {
     /// link is `.symbolicLink`, not what it points to), or `nil` when nothing
     /// is there or it cannot be inspected.
     package static func entry(_ path: String) -> PathKind? {
-        var status = FileStatus()
-        while system_lstat(path, &status) == -1 {
-            if Errno.current != .interrupted { return nil }
-        }
+        guard let status = (try? FileSystem.status(ofPath: path, followingSymbolicLinks: false)) ?? nil else { return nil }
         return PathKind(status)
     }
 

@@ -268,12 +268,12 @@ final class ChangeCounter: Sendable {
     }
 
     /// Waits until more than `seen` calls were recorded; `false` after `seconds`.
-    func waitForCall(after seen: Int, seconds: Int = 5) async -> Bool {
+    func waitForCall(after seen: Int, seconds: Int = 300) async -> Bool {
         await waitUntil(seconds: seconds) { self.value > seen }
     }
 
     /// Waits until `condition` holds; `false` after `seconds`.
-    func waitUntil(seconds: Int = 5, _ condition: () -> Bool) async -> Bool {
+    func waitUntil(seconds: Int = 300, _ condition: () -> Bool) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(seconds)
         while clock.now < deadline {

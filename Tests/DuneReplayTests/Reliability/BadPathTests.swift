@@ -43,7 +43,7 @@ extension Reliability {
         func expectRefused(_ cli: CLI, _ arguments: [String], status: Set<Int32>, message: String,
                            launcher: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
             let before = try snapshot(cli)
-            let result = try cli.start(arguments, launcher: launcher).finish(within: 10)
+            let result = try cli.start(arguments, launcher: launcher).finish(within: 300)
             let context = arguments.joined(separator: " ")
             #expect(!result.timedOut, "\(context): blocked", sourceLocation: sourceLocation)
             #expect(status.contains(result.status) && result.signal == nil, "\(context): \(result)", sourceLocation: sourceLocation)
@@ -134,7 +134,7 @@ extension Reliability {
                 try cli.write("more.jsonl", #"{"type":"refresh","source":"pullToRefresh","at":"2026-02-03T07:00:00Z"}"# + "\n")
                 _ = try cli.run(["ingest", "--log", "events.jsonl", "input.jsonl"])
                 #expect(chown(cli.path("events.jsonl"), 65534, 65534) == 0 && chmod(cli.path("events.jsonl"), 0o400) == 0)
-                let verify = try cli.start(["verify", "--log", cli.path("events.jsonl")], launcher: Self.asNobody).finish(within: 30)
+                let verify = try cli.start(["verify", "--log", cli.path("events.jsonl")], launcher: Self.asNobody).finish(within: 300)
                 #expect(verify.status == 0, "\(verify)")
                 // Both 66 and 74 are defensible here (the log can be read, not written); see the report.
                 try expectRefused(cli, ["ingest", "--log", cli.path("events.jsonl"), cli.path("more.jsonl")], status: [66, 74],

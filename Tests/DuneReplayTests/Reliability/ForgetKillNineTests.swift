@@ -70,14 +70,14 @@ extension Reliability {
                                                 environment: moment.pause.map { ["DUNE_FORGET_PAUSE_AT": $0] } ?? [:])
                     if let step = moment.pause {
                         let marker = Array("forget: paused at \(step)\n".utf8)
-                        let deadline = Date().addingTimeInterval(30)
+                        let deadline = Date().addingTimeInterval(300)
                         while running.isRunning && Date() < deadline && !running.stderrSoFar().ends(with: marker) { usleep(500) }
                         #expect(running.isRunning, "\(context): forget ended before the pause")
                     } else {
                         usleep(UInt32(moment.delay))
                     }
                     running.kill(SIGKILL)
-                    let result = try running.finish(within: 60)
+                    let result = try running.finish(within: 300)
                     try #require(!result.timedOut, "\(context): forget hung: \(result)")
                     if result.signal != SIGKILL {
                         outcomes.finished += 1
