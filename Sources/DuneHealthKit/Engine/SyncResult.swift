@@ -47,8 +47,24 @@ public struct SyncResult: Sendable, Hashable {
         self.task = task
     }
 
+    /// Samples the stored pages delivered (appended, already stored and rejected).
+    public var samplesDelivered: Int = 0
+
     /// The number of samples not appended, all reasons together.
     public var rejectedCount: Int { rejected.values.reduce(0, +) }
+}
+
+extension SyncResult {
+    /// Adds what one stored page did.
+    mutating func add(_ tally: SyncPageWriter.Tally) {
+        pages += 1
+        appended += tally.appended
+        alreadyAppended += tally.alreadyAppended
+        deleted += tally.deleted
+        samplesDelivered += tally.samples
+        for (reason, count) in tally.rejected { rejected[reason, default: 0] += count }
+        if let start = tally.earliestStart, earliestStart.map({ start < $0 }) ?? true { earliestStart = start }
+    }
 }
 
 /// What one reconcile of one type did.

@@ -456,6 +456,21 @@ public actor DuneStore {
         }
     }
 
+    /// The HealthKit sync state of `type` — the anchor of its latest
+    /// `sync.anchored`, where a sync resumes — current with the log, without
+    /// computing the four read models (the sync engine asks it per sync).
+    package func syncState(of type: SampleKind) async -> SampleTypeSyncState? {
+        await follow()
+        return await follower.syncState(of: type)
+    }
+
+    /// The ids of the live samples of `type` whose day (§2) lies in `days`,
+    /// current with the log, in id order: what a reconcile compares with the source.
+    package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) async -> [String] {
+        await follow()
+        return await follower.liveSampleIDs(of: type, on: days)
+    }
+
     /// The seq of the snapshot the read models started from or last wrote (0: none).
     var snapshotSeq: Int { get async { await follower.snapshotSeq } }
 
