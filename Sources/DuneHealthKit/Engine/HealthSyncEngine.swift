@@ -172,8 +172,8 @@ public actor HealthSyncEngine {
         return writer.tally(outcomes, of: batch)
     }
 
-    /// Appends a task event of feature `sync.<type>`.
-    private func record(_ task: String, _ type: SampleKind, _ phase: TaskPhase, error: String? = nil) async throws {
+    /// Appends a task event of feature `sync.<type>` (trace replay records its syncs' tasks with it).
+    package func record(_ task: String, _ type: SampleKind, _ phase: TaskPhase, error: String? = nil) async throws {
         let outcome = try await store.append(.task(TaskCommand(task: task, feature: Self.feature(type), phase: phase,
                                                                at: options.now(), error: error)))
         if case .rejected(let rejection) = outcome { throw rejection }
@@ -185,7 +185,7 @@ public actor HealthSyncEngine {
     public nonisolated static func feature(_ type: SampleKind) -> String { "sync.\(type.rawValue)" }
 
     /// A task id unique in the log: `sync.<type>-` and 16 random hex digits.
-    private static func newTaskID(_ type: SampleKind) -> String {
+    package static func newTaskID(_ type: SampleKind) -> String {
         var random = SystemRandomNumberGenerator()
         let bits = String(random.next() as UInt64, radix: 16)
         return "sync.\(type.rawValue)-" + String(repeating: "0", count: 16 - bits.count) + bits
