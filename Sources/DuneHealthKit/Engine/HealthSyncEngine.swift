@@ -138,6 +138,8 @@ public actor HealthSyncEngine {
                 result.outcome = .failed(Self.errorCode(error))
                 break
             }
+            // Nothing new and the same anchor (an observer wake with nothing to fetch): no event to append.
+            if page.changeCount == 0, page.anchor == anchor { break }
             do {
                 let tally = try await store(page, with: writer)
                 result.add(tally)
