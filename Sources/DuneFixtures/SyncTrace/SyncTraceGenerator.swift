@@ -1,12 +1,12 @@
 import DuneEvents
 
-/// A synthetic HealthKit sync trace (SPEC §12, docs/sync-trace.md) for tests
+/// A synthetic HealthKit sync trace (docs/sync-trace.md) for tests
 /// and benchmarks, with the net samples it leaves.
 ///
 /// Pages of six sample types interleave in a seeded order. Pages carry new
 /// samples, re-deliveries of current versions, corrections (same id, a value
 /// never used before, so no correction ever equals an older version),
-/// deletions, samples §3 rejects (out of range, an unknown sleep stage);
+/// deletions, samples the input rules reject (out of range, an unknown sleep stage);
 /// reconciles list what the source holds on a range of days after a
 /// deletion whose record HealthKit purged (so only the reconcile deletes
 /// it); fail lines stand for queries that failed (device locked).

@@ -2,7 +2,7 @@ import DuneEvents
 import DuneHealthImport
 import DuneHealthKit
 
-/// A recorded HealthKit (SPEC §12, docs/sync-trace.md): JSON lines in the
+/// A recorded HealthKit (docs/sync-trace.md): JSON lines in the
 /// order HealthKit answered — pages of anchored queries, reconciles and
 /// failed queries — that `dune-replay sync --trace` runs through the sync engine.
 ///
@@ -54,7 +54,7 @@ package struct SyncTrace: Sendable {
 
     /// Parses a whole trace; the first malformed line is refused.
     ///
-    /// A sample that breaks §3's rules is not malformed: it is a sample
+    /// A sample that breaks the input rules is not malformed: it is a sample
     /// HealthKit delivered, and the engine counts it as rejected. A line is
     /// malformed when it is not one JSON object with exactly one of `page`,
     /// `reconcile`, `fail`, or when that member lacks a field or holds a wrong

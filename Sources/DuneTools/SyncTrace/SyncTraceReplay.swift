@@ -3,7 +3,7 @@ import DuneHealthKit
 import DuneProjections
 
 /// Runs a ``SyncTrace`` through the sync engine into a store: what
-/// `dune-replay sync --trace` does (SPEC §12, docs/sync-trace.md).
+/// `dune-replay sync --trace` does (docs/sync-trace.md).
 ///
 /// - Each `page` line is stored as the engine stores a page: one atomic
 ///   batch of its samples, its deletions and the `sync.anchored` that ends it.

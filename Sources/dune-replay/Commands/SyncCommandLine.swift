@@ -4,7 +4,7 @@ import DuneProjections
 import DuneTools
 
 /// `dune-replay sync --trace FILE`: replays a recorded HealthKit through the
-/// sync engine (SPEC §12, docs/sync-trace.md).
+/// sync engine (docs/sync-trace.md).
 enum SyncCommandLine {
     static let subcommand = Subcommand(
         name: "sync",
