@@ -120,6 +120,28 @@ extension Reliability {
             }
         }
 
+        @Test func aTraceWithoutTheLogsAnchorIsRefusedAndARerunSkipsWhatIsStored() throws {
+            try withCLI { cli in
+                try cli.write("a.jsonl", SyncTraceGenerator(pages: 12, seed: 5).traceLines.joined(separator: "\n") + "\n")
+                let first = try cli.run(["sync", "--trace", "a.jsonl", "--log", "events.jsonl"])
+                try #require(first.status == 0, "\(first)")
+                #expect(first.stdout.hasPrefix("sync: "), "\(first.stdout)")
+                let stored = try cli.bytes("events.jsonl")
+                // The same trace again: every line is skipped up to each type's stored anchor; only the
+                // lines after the last page of a type (its reconciles) are applied again, deleting nothing.
+                let again = try cli.run(["sync", "--trace", "a.jsonl", "--log", "events.jsonl", "--json"])
+                #expect(again.status == 0, "\(again)")
+                let after = try cli.bytes("events.jsonl")
+                #expect(try Self.sampleEvents(after) == Self.sampleEvents(stored))
+                // Anchors of another trace: refused, nothing appended.
+                try cli.write("b.jsonl", #"{"page":{"sampleType":"hrv","after":null,"anchor":"other-1","added":[],"deleted":[]}}"# + "\n")
+                let other = try cli.run(["sync", "--trace", "b.jsonl", "--log", "events.jsonl"])
+                #expect(other.status == 65)
+                #expect(other.stderr.contains("anchor \"hrv-"), "\(other.stderr)")
+                #expect(try cli.bytes("events.jsonl") == after)
+            }
+        }
+
         @Test func aMalformedLineIsRefusedWithItsNumberBeforeAnythingIsAppended() throws {
             try withCLI { cli in
                 let generated = SyncTraceGenerator(pages: 10, seed: 3)
