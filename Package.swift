@@ -21,12 +21,16 @@ let package = Package(
         .library(name: "DuneProjections", targets: ["DuneProjections"]),
         // The Apple Health export.xml importer: for an app that imports exports, not linked otherwise.
         .library(name: "DuneHealthImport", targets: ["DuneHealthImport"]),
+        // MARK: issue 33 (HealthKit sync): the sync engine, its source protocol and the HealthKit adapter.
+        .library(name: "DuneHealthKit", targets: ["DuneHealthKit"]),
         .executable(name: "dune-replay", targets: ["dune-replay"]),
     ],
     targets: [
         .target(name: "DuneEvents", exclude: privacyManifest.exclude, resources: privacyManifest.resources, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "DuneProjections", dependencies: ["DuneEvents"]),
         .target(name: "DuneHealthImport", dependencies: ["DuneEvents"]),
+        // MARK: issue 33 (HealthKit sync): portable engine + `#if canImport(HealthKit)` adapter.
+        .target(name: "DuneHealthKit", dependencies: ["DuneProjections"]),
         // The command line's machinery (inspection, explain, the ingest session, its
         // input reader and JSON line parser, tail, process calls): for `dune-replay` and the tests,
         // not a product, so no app links it.
@@ -40,6 +44,8 @@ let package = Package(
         .target(name: "DuneOracles", dependencies: ["DuneEvents", "DuneProjections", "DuneTools"], path: "Tests/DuneOracles"),
         .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents", "DuneHealthImport", "DuneTools", "DuneFixtures", "DuneOracles"]),
         .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections", "DuneTools", "DuneFixtures", "DuneOracles"]),
+        // MARK: issue 33 (HealthKit sync): the engine against the in-memory source.
+        .testTarget(name: "DuneHealthKitTests", dependencies: ["DuneHealthKit", "DuneEvents", "DuneProjections", "DuneFixtures"]),
         .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "DuneTools", "dune-replay", "DuneFixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -142,6 +142,20 @@ extension EventCodec {
             if !event.extra.isEmpty { object.value(#""extra":"#, .object(event.extra), into: &output) }
             object.number(#""samples":"#, Double(record.samples), into: &output)
             object.value(#""selectors":"#, .array(record.selectors.map { .string($0) }), into: &output)
+        case .syncAnchored(let record):
+            object.number(#""added":"#, Double(record.added), into: &output)
+            object.string(#""anchor":"#, record.anchor, into: &output)
+            object.number(#""deleted":"#, Double(record.deleted), into: &output)
+            object.string(#""earliestStart":"#, ifPresent: record.earliestStart?.text, into: &output)
+            writeEventIDAndExtra(of: event, into: &object, &output)
+            if !record.rejected.isEmpty {
+                var counts = JSONObject()
+                for code in record.rejected.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                    counts[code] = .number(Double(record.rejected[code] ?? 0))
+                }
+                object.value(#""rejected":"#, .object(counts), into: &output)
+            }
+            object.string(#""sampleType":"#, record.sampleType.rawValue, into: &output)
         }
         object.close(into: &output)
     }

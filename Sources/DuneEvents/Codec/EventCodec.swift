@@ -93,6 +93,22 @@ package enum EventCodec {
             }
             payload = .dataForgotten(ForgetRecord(selectors: selectors, samples: try fields.requiredInteger("samples"),
                                                   events: try fields.requiredInteger("events")))
+        case .syncAnchored:
+            let typeName = try fields.requiredString("sampleType")
+            guard let sampleType = SampleKind(rawValue: typeName) else {
+                throw DecodeError(reason: "data.sampleType \"\(typeName)\" is not a sample kind")
+            }
+            var rejected: [String: Int] = [:]
+            if let value = data["rejected"] {
+                guard case .object(let counts) = value else { throw DecodeError(reason: "data.rejected is not an object") }
+                let reader = FieldReader(object: counts, context: "data.rejected.")
+                for member in counts.members { rejected[member.key] = try reader.requiredInteger(member.key) }
+            }
+            var earliest: Timestamp?
+            if data["earliestStart"] != nil { earliest = try fields.requiredTimestamp("earliestStart") }
+            payload = .syncAnchored(SyncAnchorRecord(
+                sampleType: sampleType, anchor: try fields.requiredString("anchor"), added: try fields.requiredInteger("added"),
+                deleted: try fields.requiredInteger("deleted"), rejected: rejected, earliestStart: earliest))
         case .sampleIngested:
             let kindName = try fields.requiredString("kind")
             guard let kind = SampleKind(rawValue: kindName) else { throw DecodeError(reason: "data.kind \"\(kindName)\" is not a sample kind") }

@@ -9,6 +9,7 @@
 /// | type | current `v` | changes |
 /// |---|---|---|
 /// | `sample.ingested` | 2 | v2: an hrv sample stores `measure` |
+/// | `sync.anchored` | 1 | added by SPEC §12 (HealthKit sync) |
 /// | every other type | 1 | |
 package enum EventVersions {
     /// The version this build writes, and the newest it reads, for `type`.
@@ -17,7 +18,7 @@ package enum EventVersions {
         switch type {
         case .sampleIngested: 2
         case .sampleDeleted, .refreshRequested, .taskStarted, .taskCompleted, .taskFailed, .taskCancelled, .profileUpdated,
-             .dataForgotten: 1
+             .dataForgotten, .syncAnchored: 1
         }
     }
 

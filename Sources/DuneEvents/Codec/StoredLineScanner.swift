@@ -234,8 +234,8 @@
         let present = presentMask()
         guard let atSlice = string(.at), let at = PackedTimestamp(canonical: c.bytes(atSlice))?.timestamp else { return nil }
         switch type {
-        case .sampleIngested, .dataForgotten:
-            return nil  // redacted lines and forget records go to the reference decoder
+        case .sampleIngested, .dataForgotten, .syncAnchored:
+            return nil  // redacted lines, forget records and sync anchors go to the reference decoder
         case .sampleDeleted:
             guard present & ~Self.deletionKeys == 0, let id = string(.id), let text = c.text(id) else { return nil }
             return .sampleDeleted(SampleDeletion(sampleID: text, at: at))

@@ -112,6 +112,9 @@ package struct IngestState: Sendable {
                 return IngestDecision(outcome: .alreadyAppended, reason: "an identical profile update is already in the log")
             }
             return IngestDecision(outcome: .appended, events: [event(.profileUpdated(profile))])
+        case .syncAnchor(let record):
+            // Each page's anchor is appended, even when every sample of the page was already stored.
+            return IngestDecision(outcome: .appended, events: [event(.syncAnchored(record))])
         }
     }
 
@@ -206,7 +209,7 @@ package struct IngestState: Sendable {
         case .redacted(let redacted):
             let key = ContentDigest(string: redacted.sampleID)
             if !forgottenSamples.contains(key) { forgottenSamples.append(key, true) }
-        case .dataForgotten:
+        case .dataForgotten, .syncAnchored:
             break
         }
     }

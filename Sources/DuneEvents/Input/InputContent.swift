@@ -65,6 +65,11 @@ package enum InputContent {
             object.string(#""at":"#, CanonicalTimestampText(timestamp: profile.at), into: &output)
             object.number(#""sleepTargetMinutes":"#, profile.sleepTargetMinutes, into: &output)
             object.string(#""type":"#, "profile", into: &output)
+        case .syncAnchor(let record):
+            // No input line asks for it; the content only keeps commands distinct.
+            object.string(#""anchor":"#, record.anchor, into: &output)
+            object.string(#""sampleType":"#, record.sampleType.rawValue, into: &output)
+            object.string(#""type":"#, "syncAnchored", into: &output)
         }
         object.close(into: &output)
     }
@@ -83,7 +88,7 @@ extension Event {
             .task(TaskCommand(task: task.task, feature: task.feature, phase: task.requestedPhase ?? task.phase, at: task.at,
                               error: task.error))
         case .profileUpdated(let profile): .profile(profile)
-        case .task, .redacted, .dataForgotten: nil
+        case .task, .redacted, .dataForgotten, .syncAnchored: nil
         }
     }
 

@@ -18,6 +18,8 @@ package struct Event: Sendable, Hashable {
         case redacted(RedactedEvent)
         /// The record `forget` leaves of a rewrite; folds to nothing.
         case dataForgotten(ForgetRecord)
+        /// The end of a page of a HealthKit sync (SPEC §12); folds only into sync status.
+        case syncAnchored(SyncAnchorRecord)
     }
 
     package init(_ payload: Payload, eventID: String? = nil, extra: JSONObject = JSONObject()) {
@@ -36,6 +38,7 @@ package struct Event: Sendable, Hashable {
         case .profileUpdated: .profileUpdated
         case .redacted(let redacted): redacted.type
         case .dataForgotten: .dataForgotten
+        case .syncAnchored: .syncAnchored
         }
     }
 }

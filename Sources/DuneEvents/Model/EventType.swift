@@ -10,6 +10,8 @@ package enum EventType: String, Sendable, Hashable, CaseIterable, Comparable {
     case profileUpdated = "profile.updated"
     /// Written by `forget`: which selector kinds it used and how much it redacted.
     case dataForgotten = "data.forgotten"
+    /// The end of one page of a HealthKit sync: the type's new anchor (SPEC §12).
+    case syncAnchored = "sync.anchored"
 
     package static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -22,7 +24,7 @@ extension EventType {
         case .taskCompleted: .completed
         case .taskFailed: .failed
         case .taskCancelled: .cancelled
-        case .sampleIngested, .sampleDeleted, .refreshRequested, .profileUpdated, .dataForgotten: nil
+        case .sampleIngested, .sampleDeleted, .refreshRequested, .profileUpdated, .dataForgotten, .syncAnchored: nil
         }
     }
 }

@@ -51,7 +51,7 @@ extension Event {
         case .refreshRequested(let record): !TimestampWindow.contains(record.at)
         case .task(let record): !TimestampWindow.contains(record.at)
         case .profileUpdated(let update): !TimestampWindow.contains(update.at)
-        case .redacted, .dataForgotten: false
+        case .redacted, .dataForgotten, .syncAnchored: false  // an anchor's earliestStart comes from accepted samples
         }
     }
 }

@@ -51,7 +51,7 @@ package struct ReadinessProjection: Projection, Equatable {
             guard !event.isOutsideTimestampWindow else { break }
             profileSleepTargetMinutes = update.sleepTargetMinutes
             profileSeq = event.seq
-        case .refreshRequested, .task, .redacted, .dataForgotten:
+        case .refreshRequested, .task, .redacted, .dataForgotten, .syncAnchored:
             break
         }
     }

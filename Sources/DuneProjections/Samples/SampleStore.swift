@@ -74,7 +74,7 @@ package struct SampleStore: Sendable, Equatable {
             upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal, kindIndex: sample.kind.packedIndex)
         case .sampleDeleted(let deletion):
             remove(SampleKey(deletion.sampleID))
-        case .refreshRequested, .task, .profileUpdated, .redacted, .dataForgotten:
+        case .refreshRequested, .task, .profileUpdated, .redacted, .dataForgotten, .syncAnchored:
             break  // a forgotten sample's events and the forget record fold to nothing
         }
     }

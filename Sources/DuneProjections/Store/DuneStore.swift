@@ -62,6 +62,9 @@ public actor DuneStore {
         /// Linux. The default, ``FileProtection/completeUntilFirstUserAuthentication``,
         /// lets HealthKit background delivery append while the phone is locked.
         public var protection: FileProtection
+        /// The file system the log is written through: the real one, except in
+        /// tests that inject faults (an I/O error on a write) through the platform layer.
+        package var fileSystem: FileSystemWitness = .system
 
         /// Creates options; every default suits an app on iOS.
         /// - Parameters:
@@ -158,9 +161,11 @@ public actor DuneStore {
             var warnings: [String] = []
             do {
                 if options.access == .readWrite {
-                    let logOptions = EventLog.Options(durability: options.durability, lockWait: options.waitForLock, locksPerWrite: true,
+                    var logOptions = EventLog.Options(durability: options.durability, lockWait: options.waitForLock, locksPerWrite: true,
                                                       create: true, protection: options.protection, defersState: true)
-                    let opened = try await executor.run { try EventLog(path: path, options: logOptions, isCancelled: isCancelled) }
+                    logOptions.fileSystem = options.fileSystem
+                    let openOptions = logOptions
+                    let opened = try await executor.run { try EventLog(path: path, options: openOptions, isCancelled: isCancelled) }
                     log = opened
                     // Only a writer holding the lock writes snapshots: a temporary one left now is a killed writer's.
                     await opened.whileLockIsFree { SnapshotFile.removeStaleTemporaries(logPath: path) }
@@ -259,11 +264,31 @@ public actor DuneStore {
             }
         }
         guard !commands.isEmpty else { return outcomes }
+        for (outcome, position) in zip(try await append(commands, on: log), commandPositions) {
+            outcomes[position] = outcome
+        }
+        return outcomes
+    }
+
+    /// Appends commands already validated (the sync engine's pages, SPEC §12:
+    /// samples, deletions and the page's `sync.anchored`) as one durable batch,
+    /// like ``append(_:)-([StoreInput])``.
+    ///
+    /// - Returns: One outcome per command, in order.
+    /// - Throws: What ``append(_:)-([StoreInput])`` throws.
+    package func append(commands: [IngestCommand]) async throws -> [AppendOutcome] {
+        await enterGate()
+        defer { leaveGate() }
+        let log = try writableLog()
+        guard !commands.isEmpty else { return [] }
+        return try await append(commands, on: log)
+    }
+
+    /// Decides and writes `commands` as one batch, then folds and publishes it; the caller holds the gate.
+    private func append(_ commands: [IngestCommand], on log: EventLog) async throws -> [AppendOutcome] {
         let batch = try await write(on: log) { log, isCancelled in try await log.ingest(commands, isCancelled: isCancelled) }
         await takeWarnings(of: log)
-        for (result, position) in zip(batch.results, commandPositions) {
-            outcomes[position] = AppendOutcome(result)
-        }
+        let outcomes = batch.results.map(AppendOutcome.init)
         do {
             let changed = try await follower.apply(batch.appended, appendedAt: batch.byteRange)
             if !changed.isEmpty { await publish(changed: changed) }
@@ -431,6 +456,21 @@ public actor DuneStore {
         }
     }
 
+    /// The HealthKit sync state of `type` — the anchor of its latest
+    /// `sync.anchored`, where a sync resumes — current with the log, without
+    /// computing the four read models (the sync engine asks it per sync).
+    package func syncState(of type: SampleKind) async -> SampleTypeSyncState? {
+        await follow()
+        return await follower.syncState(of: type)
+    }
+
+    /// The ids of the live samples of `type` whose day (§2) lies in `days`,
+    /// current with the log, in id order: what a reconcile compares with the source.
+    package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) async -> [String] {
+        await follow()
+        return await follower.liveSampleIDs(of: type, on: days)
+    }
+
     /// The seq of the snapshot the read models started from or last wrote (0: none).
     var snapshotSeq: Int { get async { await follower.snapshotSeq } }
 
@@ -555,7 +595,7 @@ extension ProjectionName {
         switch event.payload {
         case .sampleIngested, .sampleDeleted: [.readiness, .trends, .weeklyStats]
         case .profileUpdated: [.readiness]
-        case .refreshRequested, .task: [.syncStatus]
+        case .refreshRequested, .task, .syncAnchored: [.syncStatus]
         case .redacted, .dataForgotten: []
         }
     }

@@ -218,6 +218,24 @@ package actor LogFollower {
     /// The seq of the last folded event.
     package var throughSeq: Int { position.fold.throughSeq }
 
+    /// The HealthKit sync state of `type` (its anchor and counts) without
+    /// computing the other read models; `nil` when no page of it is stored.
+    package func syncState(of type: SampleKind) -> SampleTypeSyncState? {
+        position.fold.syncStatus.sampleType(type)
+    }
+
+    /// The ids of the live samples of `type` whose day (§2) lies in `days`, in id order.
+    /// - Complexity: O(k) for the k samples of those days.
+    package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) -> [String] {
+        var ids: [String] = []
+        for ordinal in days.lowerBound.ordinal...days.upperBound.ordinal {
+            for stored in position.fold.trends.samples.samples(on: DayKey(ordinal: ordinal)) where stored.sample.kind == type {
+                ids.append(stored.sample.id)
+            }
+        }
+        return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// The warnings gathered since the last call.
     package func takeWarnings() -> [String] {
         defer { warnings = [] }

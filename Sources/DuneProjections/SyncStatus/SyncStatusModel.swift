@@ -8,10 +8,23 @@ public struct SyncStatusModel: Sendable, Equatable, ReadModel {
     public let refresh: RefreshStatus
     /// In feature-name order.
     public let features: [FeatureLoadState]
+    /// The HealthKit sync of each sample type that has a stored page
+    /// (`sync.anchored`), in kind-name order: its anchor, pages, samples,
+    /// rejections by reason, how far back it reached, and its phase and last
+    /// error (those of the feature `sync.<type>`). Empty for a log without sync events.
+    public let sampleTypes: [SampleTypeSyncState]
 
-    package init(throughSeq: Int, refresh: RefreshStatus, features: [FeatureLoadState]) {
+    package init(throughSeq: Int, refresh: RefreshStatus, features: [FeatureLoadState], sampleTypes: [SampleTypeSyncState] = []) {
         self.throughSeq = throughSeq
         self.refresh = refresh
         self.features = features
+        self.sampleTypes = sampleTypes
+    }
+
+    /// The sync state of `type`, or `nil` when no page of it is stored.
+    /// - Parameter type: The sample type.
+    /// - Returns: Its sync state.
+    public func sampleType(_ type: SampleKind) -> SampleTypeSyncState? {
+        sampleTypes.first { $0.sampleType == type }
     }
 }

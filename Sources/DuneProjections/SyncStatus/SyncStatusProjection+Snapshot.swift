@@ -29,6 +29,20 @@ extension SyncStatusProjection {
             }
             writer.integer(feature.lastEventSeq)
         }
+        writer.integer(sampleTypes.count)
+        for state in sampleTypes {
+            writer.string(state.sampleType.rawValue)
+            writer.string(state.anchor)
+            writer.integer(state.pages)
+            writer.integer(state.samples)
+            writer.integer(state.deleted)
+            writer.string(state.earliestStart?.text ?? "")
+            writer.integer(state.rejected.count)
+            for count in state.rejected {
+                writer.string(count.reason)
+                writer.integer(count.count)
+            }
+        }
     }
 
     /// The state `reader` holds; `nil` when it is not a whole, valid one.
@@ -69,9 +83,29 @@ extension SyncStatusProjection {
             features.append(FeatureLoadState(feature: name, phase: phase, settledPhase: settled, currentTask: hasTask == 1 ? task : nil,
                                               lastError: hasError == 1 ? error : nil, counts: taskCounts, lastEventSeq: lastEventSeq))
         }
+        guard let typeCount = reader.count(itemBytes: 48) else { return nil }
+        var sampleTypes: [SampleTypeSyncState] = []
+        for _ in 0..<typeCount {
+            guard let kind = reader.string().flatMap(SampleKind.init(rawValue:)), let anchor = reader.string(),
+                  let pages = reader.integer(), let samples = reader.integer(), let deleted = reader.integer(),
+                  let earliestText = reader.string(), let rejectedCount = reader.count(itemBytes: 16)
+            else { return nil }
+            var earliest: Timestamp?
+            if !earliestText.isEmpty {
+                guard let parsed = try? Timestamp(parsing: earliestText) else { return nil }
+                earliest = parsed
+            }
+            var rejected: [SampleTypeSyncState.RejectionCount] = []
+            for _ in 0..<rejectedCount {
+                guard let reason = reader.string(), let count = reader.integer() else { return nil }
+                rejected.append(.init(reason: reason, count: count))
+            }
+            sampleTypes.append(SampleTypeSyncState(sampleType: kind, anchor: anchor, pages: pages, samples: samples, deleted: deleted,
+                                                   rejected: rejected, earliestStart: earliest))
+        }
         self.init(throughSeq: throughSeq,
                   refresh: RefreshStatus(refreshSignal: refreshSignal, lastRefreshAt: lastRefreshAt, pendingInvalidation: pending == 1,
                                          counts: counts),
-                  features: features)
+                  features: features, sampleTypes: sampleTypes)
     }
 }

@@ -17,14 +17,17 @@ package struct SyncStatusProjection: Projection, Equatable {
     package private(set) var throughSeq = 0
     package private(set) var refresh = RefreshStatus()
     private var featuresByName: [String: FeatureLoadState] = [:]
+    /// The HealthKit sync of each sample type that has a `sync.anchored` event.
+    private var sampleTypesByKind: [SampleKind: SampleTypeSyncState] = [:]
 
     package init() {}
 
     /// A projection in a state a snapshot recorded.
-    package init(throughSeq: Int, refresh: RefreshStatus, features: [FeatureLoadState]) {
+    package init(throughSeq: Int, refresh: RefreshStatus, features: [FeatureLoadState], sampleTypes: [SampleTypeSyncState] = []) {
         self.throughSeq = throughSeq
         self.refresh = refresh
         for feature in features { featuresByName[feature.feature] = feature }
+        for state in sampleTypes { sampleTypesByKind[state.sampleType] = state }
     }
 
     /// Folds one event; skips events with `seq ≤ throughSeq`.
@@ -39,13 +42,16 @@ package struct SyncStatusProjection: Projection, Equatable {
         case .task(let record):
             featuresByName[record.feature, default: FeatureLoadState(feature: record.feature)]
                 .apply(record, seq: event.seq)
+        case .syncAnchored(let record):
+            sampleTypesByKind[record.sampleType, default: SampleTypeSyncState(sampleType: record.sampleType, anchor: record.anchor)]
+                .apply(record)
         case .sampleIngested, .sampleDeleted, .profileUpdated, .redacted, .dataForgotten:
             break
         }
     }
 
     /// Folds a decoded batch; skips events with `seq ≤ throughSeq`.
-    /// Only refresh and task events matter here, and the batch holds them in full.
+    /// Only refresh, task and sync events matter here, and the batch holds them in full.
     package mutating func apply(_ batch: EventBatch) {
         guard let last = batch.lastSeq, last > throughSeq else { return }
         for index in batch.otherIndices where batch.others[index].seq > throughSeq { apply(batch.others[index]) }
@@ -62,9 +68,21 @@ package struct SyncStatusProjection: Projection, Equatable {
         featuresByName[feature]
     }
 
+    /// The sync state of each sample type that has a `sync.anchored` event, in
+    /// kind-name order, without the phase and error of its feature (see ``readModel()``).
+    package var sampleTypes: [SampleTypeSyncState] {
+        sampleTypesByKind.keys.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }.compactMap { sampleTypesByKind[$0] }
+    }
+
+    /// The sync state of `type`, or `nil` when no `sync.anchored` named it.
+    package func sampleType(_ type: SampleKind) -> SampleTypeSyncState? {
+        sampleTypesByKind[type]
+    }
+
     /// The read model.
     /// - Complexity: O(f log f) for f features.
     package func readModel() -> SyncStatusModel {
-        SyncStatusModel(throughSeq: throughSeq, refresh: refresh, features: features)
+        SyncStatusModel(throughSeq: throughSeq, refresh: refresh, features: features,
+                        sampleTypes: sampleTypes.map { $0.withFeature(featuresByName[$0.feature]) })
     }
 }

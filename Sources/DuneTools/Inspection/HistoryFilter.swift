@@ -24,8 +24,8 @@ package struct HistoryFilter: Sendable {
             guard let kind = event.sampleKind, kinds.contains(kind) else { return false }
         }
         if since != nil || until != nil {
-            // A redacted line or a forget record has no date of its own: date filters skip it.
-            if event.isRedacted || event.type == .dataForgotten { return false }
+            // A redacted line, a forget record or a sync anchor has no date of its own: date filters skip it.
+            if event.isRedacted || event.type == .dataForgotten || event.type == .syncAnchored { return false }
             let day = event.day
             if let since, day < since { return false }
             if let until, day > until { return false }
@@ -83,7 +83,7 @@ extension RecordedEvent {
         case .refreshRequested(let refresh): refresh.at
         case .task(let task): task.at
         case .profileUpdated(let profile): profile.at
-        case .redacted, .dataForgotten: recordedAt
+        case .redacted, .dataForgotten, .syncAnchored: recordedAt
         }
     }
 
@@ -101,6 +101,7 @@ extension RecordedEvent {
         switch payload {
         case .sampleIngested(let sample): sample.kind
         case .refreshRequested(let refresh): refresh.kind
+        case .syncAnchored(let record): record.sampleType
         default: nil
         }
     }

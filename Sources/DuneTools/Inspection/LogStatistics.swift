@@ -36,8 +36,8 @@ package struct LogStatistics: Sendable, Equatable {
                 sources[sample.source, default: 0] += 1
             }
             if event.isRedacted { result.redacted += 1 }
-            if !event.isRedacted, event.type != .dataForgotten {
-                // A redacted line or a forget record has no date of its own.
+            if !event.isRedacted, event.type != .dataForgotten, event.type != .syncAnchored {
+                // A redacted line, a forget record or a sync anchor has no date of its own.
                 let day = event.day
                 result.firstDay = min(result.firstDay ?? day, day)
                 result.lastDay = max(result.lastDay ?? day, day)

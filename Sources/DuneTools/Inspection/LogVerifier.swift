@@ -130,7 +130,7 @@ package enum LogVerifier {
         case .refreshRequested(let record): named = [("at", record.at)]
         case .task(let record): named = [("at", record.at)]
         case .profileUpdated(let update): named = [("at", update.at)]
-        case .redacted, .dataForgotten: named = []
+        case .redacted, .dataForgotten, .syncAnchored: named = []
         }
         let outside = named.filter { !TimestampWindow.contains($0.1) }.map { "\($0.0) \($0.1.text)" }
         return "seq \(event.seq) (\(event.type.rawValue)): \(outside.joined(separator: " and ")) outside \(TimestampWindow.description);"

@@ -2,13 +2,19 @@ import DuneEvents
 import DuneProjections
 
 extension SyncStatusModel: ReadModelJSON {
-    /// `{"throughSeq", "refresh", "features"}` (docs/read-models.md).
+    /// `{"throughSeq", "refresh", "features"}` (docs/read-models.md), and
+    /// `"sampleTypes"` only when the log has HealthKit sync pages (`sync.anchored`),
+    /// so a log without any keeps its bytes.
     package var jsonValue: JSONValue {
-        .members([
-            "throughSeq": .count(throughSeq),
-            "refresh": refresh.jsonValue,
-            "features": .object(JSONObject(features.map { JSONMember($0.feature, $0.jsonValue) })),
+        var object = JSONObject([
+            JSONMember("throughSeq", .count(throughSeq)),
+            JSONMember("refresh", refresh.jsonValue),
+            JSONMember("features", .object(JSONObject(features.map { JSONMember($0.feature, $0.jsonValue) }))),
         ])
+        if !sampleTypes.isEmpty {
+            object.members.append(JSONMember("sampleTypes", .object(JSONObject(sampleTypes.map { JSONMember($0.sampleType.rawValue, $0.jsonValue) }))))
+        }
+        return .object(object)
     }
 }
 
@@ -31,6 +37,22 @@ extension RefreshStatus {
             "lastRefreshAt": .text(lastRefreshAt?.text),
             "pendingInvalidation": .bool(pendingInvalidation),
             "counts": .object(JSONObject(bySource)),
+        ])
+    }
+}
+
+extension SampleTypeSyncState {
+    /// `{"anchor","pages","samples","deleted","rejected": {reason: n},"earliestStart","phase","lastError"}`.
+    package var jsonValue: JSONValue {
+        .members([
+            "anchor": .string(anchor),
+            "pages": .count(pages),
+            "samples": .count(samples),
+            "deleted": .count(deleted),
+            "rejected": .object(JSONObject(rejected.map { JSONMember($0.reason, .count($0.count)) })),
+            "earliestStart": .text(earliestStart?.text),
+            "phase": .string(phase.rawValue),
+            "lastError": .text(lastError),
         ])
     }
 }

@@ -49,6 +49,14 @@ enum EventFormatting {
             return "sleep target \(number(profile.sleepTargetMinutes)) min"
         case .redacted(let redacted):
             return "REDACTED (forgotten) sample id=\(redacted.sampleID)"
+        case .syncAnchored(let record):
+            var text = "sync \(record.sampleType.rawValue) page: \(Wording.count(record.added, "sample")) added, \(record.deleted) deleted"
+            let rejected = record.rejected.values.reduce(0, +)
+            if rejected > 0 {
+                let reasons = record.rejected.keys.sorted().map { "\($0) \(record.rejected[$0] ?? 0)" }.joined(separator: ", ")
+                text += ", \(rejected) not appended (\(reasons))"
+            }
+            return text + "; anchor \(record.anchor)"
         case .dataForgotten(let record):
             return "forget: \(Wording.count(record.samples, "sample")), \(Wording.count(record.events, "event")) redacted (selectors: \(record.selectors.joined(separator: ", ")))"
         }
@@ -60,7 +68,7 @@ enum EventFormatting {
     }
 
     static func hasOwnDate(_ event: RecordedEvent) -> Bool {
-        !event.isRedacted && event.type != .dataForgotten
+        !event.isRedacted && event.type != .dataForgotten && event.type != .syncAnchored
     }
 
     /// A table row: seq, type, when, detail. With a marker: `!` after the seq (inside
