@@ -10,7 +10,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [.package(name: "DuneEvents", path: "../..")],
     targets: [
-        .executableTarget(name: "HealthKitApp", dependencies: [.product(name: "DuneHealthKit", package: "DuneEvents")]),
+        .executableTarget(name: "HealthKitApp", dependencies: [.product(name: "DuneHealthKit", package: "DuneEvents"),
+                                                              .product(name: "DuneProjections", package: "DuneEvents")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import DuneHealthKit
+import DuneProjections
 
 /// A small in-memory stand-in for HealthKit, written the way an app would
 /// write a ``HealthSampleSource`` of its own: a history per type, an anchor

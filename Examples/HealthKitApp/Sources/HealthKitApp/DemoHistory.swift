@@ -1,4 +1,5 @@
 import DuneHealthKit
+import DuneProjections
 
 /// Sixty days of samples as a watch and a phone write them: HRV and resting
 /// heart rate each morning, a night of sleep stages, steps, a run every third day.

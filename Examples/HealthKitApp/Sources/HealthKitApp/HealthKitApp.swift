@@ -1,4 +1,5 @@
 import DuneHealthKit
+import DuneProjections
 import Foundation
 import Synchronization
 
@@ -40,7 +41,7 @@ struct HealthKitApp {
         for type in DemoHistory.kinds {
             let result = try await engine.sync(type)
             print("sync \(type.rawValue): \(result.outcome), \(result.pages) pages, \(result.appended) appended"
-                  + (result.rejected.isEmpty ? "" : ", skipped \(result.rejected.sorted { $0.key < $1.key })"))
+                  + (result.rejected.isEmpty ? "" : ", not appended: " + result.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
         }
 
         // Background delivery: HealthKit fires the HRV observer after a new sample.
@@ -53,9 +54,9 @@ struct HealthKitApp {
             answered.continuation.yield()
         }
         for await _ in answered.stream { break }  // HealthKit waits for the completion handler
-        let afterWake = await store.state.syncStatus.sampleTypes.first { $0.sampleType == .hrv }
+        let hrvSync = await store.state.syncStatus.features.first { $0.feature == "sync.hrv" }
         print("observer wake delivered: \(delivered); completion handler called \(completions.withLock { $0 }) time(s); "
-              + "hrv pages stored: \(afterWake?.pages ?? 0)")
+              + "task sync.hrv: \(hrvSync.map { "\($0.phase), \($0.counts.completed) completed" } ?? "none")")
 
         // A step sample deleted while the app was not running, its deleted-object record already purged:
         // a sync cannot see it, a reconcile of the last 14 days does.
@@ -71,6 +72,9 @@ struct HealthKitApp {
 
         // What the read models say, and what the trace holds.
         let state = await store.state
+        for feature in state.syncStatus.features where feature.feature.hasPrefix("sync.") {
+            print("task \(feature.feature): \(feature.phase), \(feature.counts.completed) completed")
+        }
         for type in state.syncStatus.sampleTypes {
             print("sync status \(type.sampleType.rawValue): \(type.pages) pages, \(type.samples) samples, \(type.deleted) deleted, "
                   + "phase \(type.phase)" + (type.rejected.isEmpty ? "" : ", rejected \(type.rejected.map { "\($0.reason)=\($0.count)" })"))

@@ -1,5 +1,6 @@
 #if canImport(HealthKit)
 import DuneHealthKit
+import DuneProjections
 import HealthKit
 
 /// What the app does on a device with HealthKit data: the adapter as the
