@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "DuneEventsTests", dependencies: ["DuneEvents", "DuneHealthImport", "DuneTools", "DuneFixtures", "DuneOracles"]),
         .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections", "DuneTools", "DuneFixtures", "DuneOracles"]),
         // MARK: issue 33 (HealthKit sync): the engine against the in-memory source.
-        .testTarget(name: "DuneHealthKitTests", dependencies: ["DuneHealthKit", "DuneEvents", "DuneProjections", "DuneFixtures"]),
+        .testTarget(name: "DuneHealthKitTests", dependencies: ["DuneHealthKit", "DuneEvents", "DuneProjections", "DuneTools", "DuneFixtures"]),
         .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "DuneTools", "dune-replay", "DuneFixtures"]),
     ],
     swiftLanguageModes: [.v6]

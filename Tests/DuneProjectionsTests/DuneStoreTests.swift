@@ -38,6 +38,7 @@ import DuneTools
         case .refresh(let request): return .refresh(request, eventID: command.eventID)
         case .task(let task): return .task(task, eventID: command.eventID)
         case .profile(let profile): return .profile(profile, eventID: command.eventID)
+        case .syncAnchor: return nil
         }
     }
 

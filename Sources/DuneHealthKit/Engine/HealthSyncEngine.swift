@@ -151,12 +151,15 @@ public actor HealthSyncEngine {
                                      earliestStart: result.earliestStart, isFinished: false))
             if page.changeCount < limit { break }
         }
-        // The last task event; after an I/O error the store refuses it, and the sync ends as it is.
+        // The last task event, also when the sync's task was cancelled (in a task of its own, which is
+        // not); after an I/O error the store refuses it, and the sync ends as it is.
+        let phase: TaskPhase, error: String?
         switch result.outcome {
-        case .completed: try? await record(taskID, type, .completed)
-        case .failed(let code): try? await record(taskID, type, .failed, error: code)
-        case .cancelled, .budgetExhausted: try? await record(taskID, type, .cancelled)
+        case .completed: (phase, error) = (.completed, nil)
+        case .failed(let code): (phase, error) = (.failed, code)
+        case .cancelled, .budgetExhausted: (phase, error) = (.cancelled, nil)
         }
+        await Task { try? await self.record(taskID, type, phase, error: error) }.value
         hub.publish(SyncProgress(type: type, task: taskID, pages: result.pages, samples: result.samplesDelivered,
                                  earliestStart: result.earliestStart, isFinished: true))
         return .success(result)

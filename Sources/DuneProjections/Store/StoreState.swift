@@ -77,6 +77,6 @@ extension WeeklyStatsModel {
 extension SyncStatusModel {
     /// The same model stamped with another `throughSeq`.
     func restamped(_ seq: Int) -> SyncStatusModel {
-        SyncStatusModel(throughSeq: seq, refresh: refresh, features: features)
+        SyncStatusModel(throughSeq: seq, refresh: refresh, features: features, sampleTypes: sampleTypes)
     }
 }

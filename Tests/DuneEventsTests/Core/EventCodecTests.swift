@@ -56,6 +56,12 @@ struct RandomEvents {
             payload = .task(TaskRecord(task: string(), feature: string(), phase: pick(TaskPhase.allCases),
                                        requestedPhase: (coin() ? pick(TaskPhase.allCases) : nil), at: timestamp(), error: (coin() ? string() : nil),
                                        reason: (coin() ? pick(CancellationReason.allCases) : nil), supersededBy: (coin() ? string() : nil)))
+        case 7 where next() % 4 == 0:
+            payload = .syncAnchored(SyncAnchorRecord(
+                sampleType: pick(SampleKind.allCases), anchor: string(), added: pick([0, 1, 1000, Int(next() % 10_000)]),
+                deleted: pick([0, 2, Int(next() % 10_000)]),
+                rejected: coin() ? [:] : [string(): Int(next() % 100), "outOfRange": 1],
+                earliestStart: coin() ? timestamp() : nil))
         case 7:
             payload = next() % 3 == 0
                 ? .profileUpdated(ProfileUpdate(sleepTargetMinutes: number(), at: timestamp()))

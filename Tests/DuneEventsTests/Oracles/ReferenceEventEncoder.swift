@@ -81,6 +81,15 @@ enum ReferenceEventEncoder {
             data["selectors"] = .array(record.selectors.map { .string($0) })
             data["samples"] = .number(Double(record.samples))
             data["events"] = .number(Double(record.events))
+        case .syncAnchored(let record):
+            data["sampleType"] = .string(record.sampleType.rawValue)
+            data["anchor"] = .string(record.anchor)
+            data["added"] = .number(Double(record.added))
+            data["deleted"] = .number(Double(record.deleted))
+            if !record.rejected.isEmpty {
+                data["rejected"] = .object(JSONObject(record.rejected.keys.sorted().map { JSONMember($0, .number(Double(record.rejected[$0] ?? 0))) }))
+            }
+            if let earliest = record.earliestStart { data["earliestStart"] = .string(earliest.text) }
         }
         if let eventID = event.eventID { data["eventID"] = .string(eventID) }
         if !event.extra.isEmpty { data["extra"] = .object(event.extra) }

@@ -18,6 +18,7 @@ enum ReferenceInputContent {
         switch command.intent {
         case .sample: timestamps = ["start", "end"]
         case .deleteSample, .refresh, .task, .profile: timestamps = ["at"]
+        case .syncAnchor: timestamps = []
         }
         for key in timestamps {
             guard case .string(let text)? = canonical[key] else { throw Unexpected() }
