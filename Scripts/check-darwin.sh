@@ -186,8 +186,10 @@ healthkit_prepare_modules() {
     swiftc -swift-version 6 -parse-as-library -enable-library-evolution -suppress-warnings -emit-module -module-name HealthKit \
         -emit-module-path "$healthkit_modules/HealthKit.swiftmodule" "$healthkit_standin/HealthKit.swift" >>"$1" 2>&1 || return 1
     cp -r Sources/DuneEvents/. "$work/healthkit-events/"
-    sed -E -i 's/^#if canImport\(Darwin\) && canImport\(Foundation\)$/#if canImport(Foundation)/' \
-        "$work/healthkit-events/Support/Timestamp+Date.swift"
+    if [[ -f "$work/healthkit-events/Support/Timestamp+Date.swift" ]]; then
+        sed -E -i 's/^#if canImport\(Darwin\) && canImport\(Foundation\)$/#if canImport(Foundation)/' \
+            "$work/healthkit-events/Support/Timestamp+Date.swift"
+    fi
     local module
     for module in DuneEvents DuneProjections; do
         local sources="$work/healthkit-events"

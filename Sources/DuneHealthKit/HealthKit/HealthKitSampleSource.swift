@@ -171,11 +171,4 @@ public actor HealthKitSampleSource: HealthSampleSource {
         }
     }
 }
-
-/// The ids of one page of a reconcile's anchored query.
-struct HealthKitIDPage: Sendable {
-    var ids: [String]
-    var changes: Int
-    var anchor: HKQueryAnchor?
-}
 #endif
