@@ -72,9 +72,6 @@ struct HealthKitApp {
 
         // What the read models say, and what the trace holds.
         let state = await store.state
-        for feature in state.syncStatus.features where feature.feature.hasPrefix("sync.") {
-            print("task \(feature.feature): \(feature.phase), \(feature.counts.completed) completed")
-        }
         for type in state.syncStatus.sampleTypes {
             print("sync status \(type.sampleType.rawValue): \(type.pages) pages, \(type.samples) samples, \(type.deleted) deleted, "
                   + "phase \(type.phase)" + (type.rejected.isEmpty ? "" : ", rejected \(type.rejected.map { "\($0.reason)=\($0.count)" })"))
