@@ -34,11 +34,11 @@ let package = Package(
         // The command line's machinery (inspection, explain, the ingest session, its
         // input reader and JSON line parser, tail, process calls): for `dune-replay` and the tests,
         // not a product, so no app links it.
-        .target(name: "DuneTools", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport"]),
+        .target(name: "DuneTools", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport", "DuneHealthKit"]),
         // Synthetic data and Apple Health export fixtures: for `generate`, the tests and
         // the benchmarks, not a product, so no app links them.
         .target(name: "DuneFixtures", dependencies: ["DuneEvents"]),
-        .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport", "DuneTools", "DuneFixtures"]),
+        .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport", "DuneHealthKit", "DuneTools", "DuneFixtures"]),
         // The slow reference paths the fast ones are checked against (the reference read of a
         // log, the reference replay): test code, shared by the test targets, in Tests/.
         .target(name: "DuneOracles", dependencies: ["DuneEvents", "DuneProjections", "DuneTools"], path: "Tests/DuneOracles"),

@@ -19,6 +19,8 @@ struct DuneReplay {
         TailCommandLine.subcommand,
         ReportCommandLine.subcommand,
         ForgetCommandLine.subcommand,
+        // issue 33 (HealthKit sync): trace replay through the sync engine.
+        SyncCommandLine.subcommand,
     ]
 
     static func main() async {
@@ -155,7 +157,7 @@ enum LogOptions {
     /// How long a writing command waits for the lock without `--wait`/`--no-wait` (docs/log-format.md).
     static let defaultLockWait = LockWait.atMost(.seconds(5))
     /// The commands that write the log, and so take `--wait` and `--no-wait`.
-    static let writingCommands = ["ingest", "forget"]
+    static let writingCommands = ["ingest", "forget", "sync"]
 
     /// `--wait` → wait until the lock is free, `--no-wait` → fail at once,
     /// neither → wait at most 5 s; both is a usage error.

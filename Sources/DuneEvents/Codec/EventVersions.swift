@@ -9,7 +9,7 @@
 /// | type | current `v` | changes |
 /// |---|---|---|
 /// | `sample.ingested` | 2 | v2: an hrv sample stores `measure` |
-/// | `sync.anchored` | 1 | added by SPEC §12 (HealthKit sync) |
+/// | `sync.anchored` | 1 | added by HealthKit sync (docs/sync-trace.md) |
 /// | every other type | 1 | |
 package enum EventVersions {
     /// The version this build writes, and the newest it reads, for `type`.

@@ -12,7 +12,7 @@ package struct IngestCommand: Sendable, Hashable {
         case refresh(RefreshRequest)
         case task(TaskCommand)
         case profile(ProfileUpdate)
-        /// The end of a page of a HealthKit sync (SPEC §12): always appended,
+        /// The end of a page of a HealthKit sync (docs/sync-trace.md): always appended,
         /// never by an input line (only the sync engine and `dune-replay sync` build it).
         case syncAnchor(SyncAnchorRecord)
     }

@@ -18,7 +18,7 @@ package struct Event: Sendable, Hashable {
         case redacted(RedactedEvent)
         /// The record `forget` leaves of a rewrite; folds to nothing.
         case dataForgotten(ForgetRecord)
-        /// The end of a page of a HealthKit sync (SPEC §12); folds only into sync status.
+        /// The end of a page of a HealthKit sync (docs/sync-trace.md); folds only into sync status.
         case syncAnchored(SyncAnchorRecord)
     }
 

@@ -10,7 +10,7 @@ package enum EventType: String, Sendable, Hashable, CaseIterable, Comparable {
     case profileUpdated = "profile.updated"
     /// Written by `forget`: which selector kinds it used and how much it redacted.
     case dataForgotten = "data.forgotten"
-    /// The end of one page of a HealthKit sync: the type's new anchor (SPEC §12).
+    /// The end of one page of a HealthKit sync: the type's new anchor (docs/sync-trace.md).
     case syncAnchored = "sync.anchored"
 
     package static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -2,14 +2,14 @@ import DuneProjections
 
 /// The sync engine: brings a ``HealthSampleSource``'s samples into a
 /// ``DuneStore``, type by type, with the anchor of each type stored as an
-/// event in the same batch as the data it stands for (SPEC §12).
+/// event in the same batch as the data it stands for (docs/sync-trace.md).
 ///
 /// - A sync of a type pages through the source's changes after the type's
 ///   stored anchor (the anchor of its latest `sync.anchored` event). Each
 ///   page is one atomic batch: its samples, a `sample.deleted` per deleted
 ///   id, then `sync.anchored`. A kill at any point resumes from the last
 ///   stored anchor; a re-delivered sample is `alreadyAppended`.
-/// - A sample §3's rules reject, or one the mapping could not express, is
+/// - A sample the input rules reject, or one the mapping could not express, is
 ///   not appended: the page's `sync.anchored` counts it by reason, and the
 ///   anchor advances.
 /// - A sync is a task of feature `sync.<type>` (`task.started`, then
@@ -138,6 +138,8 @@ public actor HealthSyncEngine {
                 result.outcome = .failed(Self.errorCode(error))
                 break
             }
+            // Nothing new and the same anchor (an observer wake with nothing to fetch): no event to append.
+            if page.changeCount == 0, page.anchor == anchor { break }
             do {
                 let tally = try await store(page, with: writer)
                 result.add(tally)
@@ -172,8 +174,8 @@ public actor HealthSyncEngine {
         return writer.tally(outcomes, of: batch)
     }
 
-    /// Appends a task event of feature `sync.<type>`.
-    private func record(_ task: String, _ type: SampleKind, _ phase: TaskPhase, error: String? = nil) async throws {
+    /// Appends a task event of feature `sync.<type>` (trace replay records its syncs' tasks with it).
+    package func record(_ task: String, _ type: SampleKind, _ phase: TaskPhase, error: String? = nil) async throws {
         let outcome = try await store.append(.task(TaskCommand(task: task, feature: Self.feature(type), phase: phase,
                                                                at: options.now(), error: error)))
         if case .rejected(let rejection) = outcome { throw rejection }
@@ -185,7 +187,7 @@ public actor HealthSyncEngine {
     public nonisolated static func feature(_ type: SampleKind) -> String { "sync.\(type.rawValue)" }
 
     /// A task id unique in the log: `sync.<type>-` and 16 random hex digits.
-    private static func newTaskID(_ type: SampleKind) -> String {
+    package static func newTaskID(_ type: SampleKind) -> String {
         var random = SystemRandomNumberGenerator()
         let bits = String(random.next() as UInt64, radix: 16)
         return "sync.\(type.rawValue)-" + String(repeating: "0", count: 16 - bits.count) + bits
@@ -208,7 +210,7 @@ public actor HealthSyncEngine {
     // MARK: - Reconcile
 
     /// Deletes the stored samples of `type` whose day lies in `days` and that
-    /// the source no longer holds (SPEC §12): the deletions a purged
+    /// the source no longer holds (docs/sync-trace.md): the deletions a purged
     /// deleted-object record would otherwise hide. The day of a sample is
     /// the local date of its start (of `end + 6 h` for sleep), each in its own offset.
     ///
@@ -261,7 +263,7 @@ public actor HealthSyncEngine {
         }
     }
 
-    /// Records an app refresh path through the coordinator (SPEC §5) and
+    /// Records an app refresh path through the coordinator (the task lifecycle, docs/input-format.md) and
     /// syncs `types`, one after another (joining syncs in flight).
     ///
     /// The coordinator's outcome decides the views' reload signal, as it

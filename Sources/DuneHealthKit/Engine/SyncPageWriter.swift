@@ -4,7 +4,7 @@ import DuneProjections
 /// page's samples, a deletion per deleted id, and the `sync.anchored` that
 /// ends it — and tallies what the store did with them.
 ///
-/// A sample §3 rejects, one of another type than the page's, and an
+/// A sample the input rules reject, one of another type than the page's, and an
 /// unmapped sample are not sent; they are counted by reason in the
 /// `sync.anchored` event, so the anchor advances past them.
 package struct SyncPageWriter: Sendable {

@@ -29,7 +29,7 @@ public struct SyncResult: Sendable, Hashable {
     public var alreadyAppended: Int = 0
     /// Deletions appended.
     public var deleted: Int = 0
-    /// Samples not appended, by reason code (§3 rejections and unmapped samples).
+    /// Samples not appended, by reason code (input-rule rejections and unmapped samples).
     public var rejected: [String: Int] = [:]
     /// The earliest `start` among the samples stored: how far back this sync reached.
     public var earliestStart: Timestamp?

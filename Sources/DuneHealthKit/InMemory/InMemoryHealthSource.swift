@@ -201,7 +201,7 @@ public actor InMemoryHealthSource: HealthSampleSource {
         return page
     }
 
-    /// See ``HealthSampleSource/sampleIDs(of:on:)``: exact, by the day rule of §2.
+    /// See ``HealthSampleSource/sampleIDs(of:on:)``: exact, by the day rule.
     public func sampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) async throws -> Set<String> {
         queryCount += 1
         if var queue = failures[type], !queue.isEmpty {
@@ -230,7 +230,7 @@ public actor InMemoryHealthSource: HealthSampleSource {
 
     // MARK: - Helpers
 
-    /// The day a sample counts for (§2): the local date of its start; for sleep, of `end + 6 h`.
+    /// The day a sample counts for: the local date of its start; for sleep, of `end + 6 h`.
     static func day(of sample: SampleInput) -> DayKey {
         sample.kind == .sleep ? sample.end.adding(seconds: 6 * 3600).localDate : sample.start.localDate
     }

@@ -6,7 +6,7 @@ import DuneProjections
 /// The engine appends a page as one atomic batch — the samples, one
 /// `sample.deleted` per deleted id, then the `sync.anchored` event with the
 /// new anchor — so the anchor is stored exactly when the page's data is.
-/// A sample §3's rules reject, and an entry of ``unmapped``, is not
+/// A sample the input rules reject, and an entry of ``unmapped``, is not
 /// appended; it is counted with its reason in the `sync.anchored` event,
 /// and the anchor still advances.
 ///

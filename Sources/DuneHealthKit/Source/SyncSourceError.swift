@@ -1,5 +1,5 @@
 /// A failure of a source's query, as the engine records it: the sync's task
-/// fails with ``code`` as its error (SPEC §5), nothing of the failed query is
+/// fails with ``code`` as its error (the task lifecycle, docs/input-format.md), nothing of the failed query is
 /// appended, and the anchor stays.
 ///
 /// The adapter maps HealthKit's errors to these codes (e.g.

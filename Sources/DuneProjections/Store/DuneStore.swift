@@ -270,7 +270,7 @@ public actor DuneStore {
         return outcomes
     }
 
-    /// Appends commands already validated (the sync engine's pages, SPEC §12:
+    /// Appends commands already validated (the sync engine's pages, docs/sync-trace.md:
     /// samples, deletions and the page's `sync.anchored`) as one durable batch,
     /// like ``append(_:)-([StoreInput])``.
     ///
@@ -464,7 +464,7 @@ public actor DuneStore {
         return await follower.syncState(of: type)
     }
 
-    /// The ids of the live samples of `type` whose day (§2) lies in `days`,
+    /// The ids of the live samples of `type` whose day lies in `days`,
     /// current with the log, in id order: what a reconcile compares with the source.
     package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) async -> [String] {
         await follow()

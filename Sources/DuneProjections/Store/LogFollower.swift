@@ -224,7 +224,7 @@ package actor LogFollower {
         position.fold.syncStatus.sampleType(type)
     }
 
-    /// The ids of the live samples of `type` whose day (§2) lies in `days`, in id order.
+    /// The ids of the live samples of `type` whose day lies in `days`, in id order.
     /// - Complexity: O(k) for the k samples of those days.
     package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) -> [String] {
         var ids: [String] = []

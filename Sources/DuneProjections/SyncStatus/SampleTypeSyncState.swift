@@ -1,10 +1,10 @@
 import DuneEvents
 
 /// The HealthKit sync of one sample type, folded from its `sync.anchored`
-/// events (SPEC §12); its phase and last error are those of the feature
+/// events (docs/sync-trace.md); its phase and last error are those of the feature
 /// `sync.<type>` (``SyncStatusModel/features``), also given here.
 public struct SampleTypeSyncState: Sendable, Equatable {
-    /// The sample type (its §2 kind name).
+    /// The sample type (its kind name).
     public let sampleType: SampleKind
     /// The anchor of the type's latest `sync.anchored`: where the next sync resumes.
     public internal(set) var anchor: String
@@ -25,7 +25,7 @@ public struct SampleTypeSyncState: Sendable, Equatable {
 
     /// A count of samples not appended for one reason.
     public struct RejectionCount: Sendable, Equatable {
-        /// The reason code: a §3 rejection's code, or the mapping's (`unknownCategoryValue`).
+        /// The reason code: a rejection code of the input rules, or the mapping's (`unknownCategoryValue`).
         public let reason: String
         /// How many.
         public let count: Int
