@@ -14,9 +14,14 @@ import Synchronization
 @main
 struct HealthKitApp {
     static func main() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("HealthKitApp-\(UUID().uuidString)")
+        // `--out DIR` keeps the log and the trace there (to replay the trace with `dune-replay sync`);
+        // by default they go to a temporary folder that is removed.
+        let arguments = CommandLine.arguments.dropFirst()
+        let keep = arguments.first == "--out" ? arguments.dropFirst().first : nil
+        let directory = keep.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("HealthKitApp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { if keep == nil { try? FileManager.default.removeItem(at: directory) } }
         let logPath = directory.appendingPathComponent("events.jsonl").path
         let tracePath = directory.appendingPathComponent("sync-trace.jsonl").path
 
