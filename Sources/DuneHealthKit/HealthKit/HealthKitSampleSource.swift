@@ -82,13 +82,13 @@ public actor HealthKitSampleSource: HealthSampleSource {
     }
 
     /// The ids HealthKit holds of `type` in the instants that can fall on
-    /// `days` (see ``HealthKitReconcileWindow``), paged by anchored queries.
+    /// `days` (see `ReconcileWindow`), paged by anchored queries.
     public func sampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) async throws -> Set<String> {
-        let window = HealthKitReconcileWindow(kind: type, days: days)
+        let window = ReconcileWindow(kind: type, days: days)
         var ids = Set<String>()
         var anchor: HKQueryAnchor?
         while true {
-            let predicate = HKQuery.predicateForSamples(withStart: window.start, end: window.end, options: window.options)
+            let predicate = window.predicate
             let from = anchor
             let part = try await answer { answer in
                 HKAnchoredObjectQuery(type: HealthKitSampleTypes.sampleType(for: type), predicate: predicate,
