@@ -110,9 +110,10 @@ enum SyncCommandLine {
             if type.reconciles > 0 { parts.append("\(Wording.count(type.reconciles, "reconcile")) deleting \(type.reconcileDeleted)") }
             if type.failures > 0 { parts.append(Wording.count(type.failures, "failure")) }
             if type.skippedLines > 0 { parts.append("\(type.skippedLines) lines skipped, resumed after anchor \(type.resumedFrom ?? "-")") }
-            text += "  \(type.type.rawValue): " + parts.joined(separator: ", ") + "; anchor \(type.anchor ?? "none")\n"
+            // Anchors and reason codes come from the trace: escaped, line by line.
+            text += ("  \(type.type.rawValue): " + parts.joined(separator: ", ") + "; anchor \(type.anchor ?? "none")").terminalSafe + "\n"
         }
-        return text.terminalSafe
+        return text
     }
 
     static func json(_ summary: SyncTraceReplay.Summary) -> JSONValue {
