@@ -156,6 +156,124 @@ if [[ ${1:-} == --self-test ]]; then
     done
 fi
 
+# ============================================================================
+# HealthKit adapter (issue 33) — Sources/DuneHealthKit/HealthKit/
+# ============================================================================
+# The adapter is `#if canImport(HealthKit)` code. Here it is type-checked with
+# the whole DuneHealthKit target (the engine it implements the protocol of)
+# against a stand-in `HealthKit` module (Scripts/healthkit-standin/: the
+# declarations the adapter uses, transcribed from Apple's HealthKit
+# documentation, each citing its page), so `canImport(HealthKit)` is true.
+#
+# Foundation is this machine's (swift-corelibs-foundation): the adapter's
+# Foundation calls (Date, TimeZone, UUID, NSPredicate, NSKeyedArchiver with
+# secure coding, NSKeyedUnarchiver.unarchivedObject(ofClass:from:)) have the
+# same Swift shapes there, which is acceptable for a type-check but is not
+# Apple's Foundation. DuneEvents and DuneProjections are compiled to module
+# interfaces from their sources first; in that copy only, the `Date` →
+# `Timestamp` initializer (Sources/DuneEvents/Support/Timestamp+Date.swift,
+# Apple-only today) is compiled where Foundation is, so the adapter's call to
+# it is checked. The iOS and macOS passes differ only by `os()` conditions
+# (rewritten as above); availability (`@available`) is not checked here.
+# What it catches: a wrong label, a missing or extra optional, a name HealthKit
+# lacks, a `Sendable` mistake. What it cannot: behaviour — it never ran on a device.
+healthkit_standin=Scripts/healthkit-standin
+healthkit_modules="$work/healthkit-modules"
+
+# The stand-in, DuneEvents and DuneProjections as modules. $1: a log file.
+healthkit_prepare_modules() {
+    mkdir -p "$healthkit_modules" "$work/healthkit-events"
+    swiftc -swift-version 6 -parse-as-library -enable-library-evolution -suppress-warnings -emit-module -module-name HealthKit \
+        -emit-module-path "$healthkit_modules/HealthKit.swiftmodule" "$healthkit_standin/HealthKit.swift" >>"$1" 2>&1 || return 1
+    cp -r Sources/DuneEvents/. "$work/healthkit-events/"
+    if [[ -f "$work/healthkit-events/Support/Timestamp+Date.swift" ]]; then
+        sed -E -i 's/^#if canImport\(Darwin\) && canImport\(Foundation\)$/#if canImport(Foundation)/' \
+            "$work/healthkit-events/Support/Timestamp+Date.swift"
+    fi
+    local module
+    for module in DuneEvents DuneProjections; do
+        local sources="$work/healthkit-events"
+        [[ $module == DuneProjections ]] && sources=Sources/DuneProjections
+        # shellcheck disable=SC2046
+        swiftc -swift-version 6 -parse-as-library -suppress-warnings -experimental-skip-non-inlinable-function-bodies \
+            -emit-module -module-name "$module" -package-name DuneEvents -I "$healthkit_modules" \
+            -emit-module-path "$healthkit_modules/$module.swiftmodule" $(find "$sources" -name '*.swift' | sort) >>"$1" 2>&1 || return 1
+    done
+}
+
+# A copy of Sources/DuneHealthKit for one target, `os()` rewritten. $1: target, $2: os(iOS).
+healthkit_prepare_target() {
+    local target=$1 ios=$2 macos=false
+    [[ $target == macOS ]] && macos=true
+    local dir="$work/healthkit-$target"
+    mkdir -p "$dir"
+    find Sources/DuneHealthKit -name '*.swift' | while read -r file; do
+        cp "$file" "$dir/$(echo "${file#Sources/DuneHealthKit/}" | tr '/' '_')"
+    done
+    sed -E -i "/^[[:space:]]*#(if|elseif)[[:space:]]/{
+        s/os\(macOS\)/$macos/g
+        s/os\(iOS\)/$ios/g
+        s/os\([A-Za-z]+\)/false/g
+        s/targetEnvironment\([A-Za-z]+\)/false/g
+    }" "$dir"/*.swift
+}
+
+# One type-check of a prepared copy; prints the compiler's errors.
+healthkit_typecheck() {
+    swiftc -typecheck -swift-version 6 -parse-as-library -module-name DuneHealthKit -package-name DuneEvents \
+        -I "$healthkit_modules" "$1"/*.swift
+}
+
+healthkit_log="$work/healthkit-modules.log"
+healthkit_adapter_files=$(grep -l '^#if canImport(HealthKit)' Sources/DuneHealthKit/HealthKit/*.swift 2>/dev/null | wc -l | tr -d ' ')
+if [[ $healthkit_adapter_files == 0 ]]; then
+    echo "check-darwin: HealthKit adapter: no '#if canImport(HealthKit)' file in Sources/DuneHealthKit/HealthKit" >&2
+    failed=1
+elif ! healthkit_prepare_modules "$healthkit_log"; then
+    cat "$healthkit_log" >&2
+    echo "check-darwin: HealthKit adapter: the stand-in or the modules it needs did not build" >&2
+    failed=1
+else
+    for spec in "macOS false" "iOS true"; do
+        read -r target ios <<<"$spec"
+        healthkit_prepare_target "$target" "$ios"
+        if healthkit_typecheck "$work/healthkit-$target"; then
+            echo "check-darwin: HealthKit adapter: $target: type-checks against the HealthKit stand-in ($healthkit_adapter_files adapter files, $(ls "$work/healthkit-$target" | wc -l | tr -d ' ') DuneHealthKit files)"
+        else
+            echo "check-darwin: HealthKit adapter: $target: FAILED" >&2
+            failed=1
+        fi
+    done
+    # Self-test: each mistake, added to a copy inside `#if canImport(HealthKit)`, must be refused.
+    if [[ ${1:-} == --self-test ]]; then
+        healthkit_mistakes=(
+            "_ = HKObserverQuery(type: HKQuantityType(.stepCount), predicate: nil) { _, completion, _ in completion() }"
+            "_ = HKAnchoredObjectQuery(type: HKQuantityType(.stepCount), predicate: nil, anchor: nil, limit: 1) { (_: HKAnchoredObjectQuery, samples: [HKSample], _: [HKDeletedObject]?, _: HKQueryAnchor?, _: (any Error)?) in _ = samples }"
+            "let type: HKQuantityType = HKObjectType.quantityType(forIdentifier: .stepCount); _ = type"
+        )
+        healthkit_mistake_names=(
+            "a wrong initializer label (HKObserverQuery(type:) for init(sampleType:predicate:updateHandler:))"
+            "a non-optional where HealthKit gives an optional ([HKSample] for the results handler's [HKSample]?)"
+            "a non-optional where HealthKit gives an optional (HKQuantityType for quantityType(forIdentifier:)'s HKQuantityType?)"
+        )
+        for index in "${!healthkit_mistakes[@]}"; do
+            dir="$work/healthkit-mistake-$index"
+            cp -r "$work/healthkit-macOS" "$dir"
+            printf '#if canImport(HealthKit)\nimport HealthKit\nfunc injectedHealthKitMistake() {\n    %s\n}\n#endif\n' \
+                "${healthkit_mistakes[$index]}" >"$dir/InjectedMistake.swift"
+            if healthkit_typecheck "$dir" >/dev/null 2>&1; then
+                echo "check-darwin: self-test: HealthKit adapter: ${healthkit_mistake_names[$index]} type-checked, but HealthKit would refuse it" >&2
+                failed=1
+            else
+                echo "check-darwin: self-test: HealthKit adapter: ${healthkit_mistake_names[$index]} is refused"
+            fi
+        done
+    fi
+fi
+# ============================================================================
+# End of: HealthKit adapter (issue 33)
+# ============================================================================
+
 if [[ $failed != 0 ]]; then
     echo "check-darwin: FAILED" >&2
     exit 1
