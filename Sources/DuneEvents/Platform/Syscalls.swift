@@ -555,6 +555,8 @@ extension Errno {
     package static let permissionDenied = Errno(EACCES)
     package static let notPermitted = Errno(EPERM)
     static let noSpace = Errno(ENOSPC)
+    /// `EPIPE`: the reading end of a pipe was closed (with SIGPIPE ignored).
+    package static let brokenPipe = Errno(EPIPE)
     static let quotaExceeded = Errno(EDQUOT)
     static let fileTooLarge = Errno(EFBIG)
     static let ioError = Errno(EIO)
