@@ -26,7 +26,7 @@ import DuneTools
         #expect(try Timestamp(parsing: "2026-03-02T07:12:40.122999907+01:00").canonicalText == "2026-03-02T07:12:40.123+01:00")
         // Sub-microsecond digits round half up, carrying into the second.
         #expect(try Timestamp(parsing: "2026-03-02T07:12:40.9999995Z").canonicalText == "2026-03-02T07:12:41Z")
-        #expect(try Timestamp(parsing: "2026-03-02T07:12:40.000250Z").canonicalText == "2026-03-02T07:12:40.000250Z")
+        #expect(try Timestamp(parsing: "2026-03-02T07:12:40.000250Z").canonicalText == "2026-03-02T07:12:40.00025Z")
         // A number that is no instant is clamped, never a trap; the window rejects it.
         #expect(!TimestampWindow.contains(Timestamp(secondsSince1970: .nan, offsetSeconds: 0)))
         #expect(!TimestampWindow.contains(Timestamp(secondsSince1970: -.infinity, offsetSeconds: 0)))
