@@ -225,7 +225,9 @@ void exit(int status) __attribute__((__noreturn__));
 
 /* --- sys/signal.h: SIG_IGN is a cast macro; the overlay gives it as sig_t --- */
 typedef void (*sig_t)(int);
+#define SIGINT 2
 #define SIGPIPE 13
+#define SIGTERM 15
 #define SIGXFSZ 25
 void (*signal(int sig, void (*handler)(int)))(int);
 
