@@ -68,6 +68,7 @@ extern int *__error(void);
 #define EFBIG 27
 #define ENOSPC 28
 #define EROFS 30
+#define EPIPE 32
 #define EAGAIN 35
 #define EWOULDBLOCK EAGAIN
 #define ENOTSUP 45

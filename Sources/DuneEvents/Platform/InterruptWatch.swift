@@ -1,12 +1,5 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Ctrl-C (SIGINT) and SIGTERM as an event a command can answer, instead of
 /// the default action that ends the process without a word: `ingest` says
@@ -25,13 +18,13 @@ package enum InterruptWatch {
     /// expected to end the process.
     package static func install(_ handler: @escaping @Sendable (_ exitStatus: Int32) -> Void) {
         let queue = DispatchQueue(label: "dune.interrupt")
-        for number in [SIGINT, SIGTERM] {
+        for number in system_interruptSignals {
             // Made inside the lock, so the source never leaves the list that keeps it alive.
             sources.withLock { list in
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                 source.setEventHandler { handler(128 + number) }
                 source.activate()
-                _ = signal(number, SIG_IGN)
+                system_ignoreSignal(number)
                 list.append(source)
             }
         }

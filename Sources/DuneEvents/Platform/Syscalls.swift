@@ -338,6 +338,15 @@ package func system_ignoreBrokenPipeAndFileSizeSignals() {
     _ = signal(SIGXFSZ, SIG_IGN)
 }
 
+/// SIGINT (Ctrl-C) and SIGTERM: the signals `InterruptWatch` answers.
+package let system_interruptSignals: [CInt] = [SIGINT, SIGTERM]
+
+/// `signal(number, SIG_IGN)`: the default action (ending the process) no
+/// longer runs; a Dispatch signal source still sees the signal.
+package func system_ignoreSignal(_ number: CInt) {
+    _ = signal(number, SIG_IGN)
+}
+
 /// `exit(3)`.
 package func system_exit(_ status: CInt) -> Never {
     exit(status)
