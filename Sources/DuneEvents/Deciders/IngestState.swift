@@ -11,7 +11,7 @@
 ///   (a re-sent old version is not a correction), other content → appended as a correction;
 ///   except that a line with an `eventID` the log has not seen, whose content equals an older
 ///   version of a live sample but not its current one, is a correction back to that version
-///   (SPEC §3: how an app reverts 48 → 50 → 48);
+///   (how an app reverts 48 → 50 → 48);
 /// - `sampleDeleted` for an id that is not live (never seen, or already deleted) → `alreadyAppended`;
 /// - a refresh or profile line identical to one already stored → `alreadyAppended`;
 /// - a task line for a (task, phase) already stored → `alreadyAppended` when identical, else `conflict`;
@@ -255,7 +255,7 @@ package struct IngestState: Sendable {
     /// the line carries an `eventID` the log has not seen (`newEventID`; a
     /// seen one was decided before), the sample is live and `content` is not
     /// its current version: that line corrects the sample back to an older
-    /// version (SPEC §3). A line without an `eventID` never does, so
+    /// version. A line without an `eventID` never does, so
     /// re-ingesting an old file never undoes a correction, and a deleted
     /// sample is never revived by an old version.
     private func isStored(sampleKey: ContentDigest, content: ContentDigest, newEventID: Bool) -> Bool {

@@ -15,7 +15,7 @@
 /// undoes a correction) — except when the append carries an `eventID` the
 /// log has not seen (`StoreInput.sample(_:eventID:)`) and the values are not
 /// the sample's current ones: that is a correction back to the earlier
-/// value (48 → 50 → 48), as SPEC §3 and docs/input-format.md say.
+/// value (48 → 50 → 48), as docs/input-format.md says.
 ///
 /// ```swift
 /// let hrv = SampleInput(id: sample.uuid.uuidString, start: Timestamp(sample.startDate, in: .current),

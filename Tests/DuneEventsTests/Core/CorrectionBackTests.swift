@@ -3,7 +3,7 @@ import Testing
 @testable import DuneEvents
 @testable import DuneTools
 
-/// Issue 35, item 6 (SPEC §3): a line with an `eventID` the log has not seen,
+/// Issue 35, item 6: a line with an `eventID` the log has not seen,
 /// whose content equals an older version of a live sample but not its current
 /// one, is a correction back to that version (48 → 50 → 48). Without a new
 /// `eventID` an old version stays `alreadyAppended`, so re-ingesting an old
