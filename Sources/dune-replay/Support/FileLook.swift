@@ -47,15 +47,20 @@ enum FileLook: Equatable {
         case UInt8(ascii: "["):
             return .jsonDocument(healthAutoExport: false)
         case UInt8(ascii: "{"):
-            // A line that is a whole object is JSON lines; `{` alone (pretty-printed) or a cut object is a document.
-            guard firstLine.count > 1, firstLine.hasSuffix("}") || lineEnd == bytes.endIndex && bytes.count < prefixBytes else {
+            // `{` alone on the first line is a pretty-printed document; anything else is taken for
+            // JSON lines (a cut or damaged first line is that line's own rejection, not a format).
+            if firstLine == "{" {
                 let autoExport = text.contains("\"data\"") && (text.contains("\"metrics\"") || text.contains("\"workouts\""))
                 return .jsonDocument(healthAutoExport: autoExport)
             }
             if firstLine.contains("\"seq\":"), firstLine.contains(",\"crc\":\"") { return .eventLog }
             return .jsonLines
         default:
-            if firstLine.contains(",") || firstLine.contains(";") {
+            // CSV: a header with separators and no JSON in it, and a second line with as many separators.
+            let lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: true)
+            func separators(_ line: Substring) -> Int { line.filter { $0 == "," || $0 == ";" }.count }
+            if !firstLine.contains("{"), !firstLine.contains("\"type\""), let header = lines.first, separators(header) > 0,
+               lines.count < 2 || separators(lines[1]) == separators(header) {
                 let header = firstLine.count > 60 ? String(firstLine.prefix(60)) + "…" : firstLine
                 return .csv(header: header)
             }
