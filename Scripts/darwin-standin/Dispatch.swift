@@ -59,13 +59,18 @@ public protocol DispatchSourceTimer: DispatchSourceProtocol {
     func schedule(deadline: DispatchTime, repeating interval: DispatchTimeInterval, leeway: DispatchTimeInterval)
 }
 
+/// `DispatchSourceSignal`.
+public protocol DispatchSourceSignal: DispatchSourceProtocol {}
+
 /// `DispatchSource`: the factory of sources.
-public final class DispatchSource: DispatchSourceRead, DispatchSourceTimer {
+public final class DispatchSource: DispatchSourceRead, DispatchSourceTimer, DispatchSourceSignal {
     private init() {}
 
     public static func makeReadSource(fileDescriptor: Int32, queue: DispatchQueue? = nil) -> any DispatchSourceRead { DispatchSource() }
 
     public static func makeTimerSource(queue: DispatchQueue? = nil) -> any DispatchSourceTimer { DispatchSource() }
+
+    public static func makeSignalSource(signal: Int32, queue: DispatchQueue? = nil) -> any DispatchSourceSignal { DispatchSource() }
 
     public func setEventHandler(handler: (@Sendable () -> Void)?) {}
     public func setCancelHandler(handler: (@Sendable () -> Void)?) {}

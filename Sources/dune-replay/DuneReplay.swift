@@ -85,6 +85,10 @@ struct DuneReplay {
             let path = error.location.path ?? "the log"
             Terminal.err("Error: the log '\(path)' is in use by another writer" + LogOptions.lockedAdvice(command: command.name, arguments: rest) + "\n")
             return ExitCode(error)
+        } catch let error as DuneEventsError where error.code == .corruptLog && error.location.path.flatMap(FileLook.logAdvice) != nil {
+            // Not damage: the file given as the log is something else (an input file, an export).
+            Terminal.err("Error: " + (error.location.path.flatMap(FileLook.logAdvice) ?? "\(error)") + "\n")
+            return ExitCode(error)
         } catch let error as DuneEventsError {
             Terminal.err("Error: \(error)\n" + (error.commandLineAdvice.map { $0 + "\n" } ?? ""))
             return ExitCode(error)

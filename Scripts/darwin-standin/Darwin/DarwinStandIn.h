@@ -68,6 +68,7 @@ extern int *__error(void);
 #define EFBIG 27
 #define ENOSPC 28
 #define EROFS 30
+#define EPIPE 32
 #define EAGAIN 35
 #define EWOULDBLOCK EAGAIN
 #define ENOTSUP 45
@@ -225,7 +226,9 @@ void exit(int status) __attribute__((__noreturn__));
 
 /* --- sys/signal.h: SIG_IGN is a cast macro; the overlay gives it as sig_t --- */
 typedef void (*sig_t)(int);
+#define SIGINT 2
 #define SIGPIPE 13
+#define SIGTERM 15
 #define SIGXFSZ 25
 void (*signal(int sig, void (*handler)(int)))(int);
 

@@ -5,7 +5,7 @@ extension IngestState: Equatable {
         lhs.lastSeq == rhs.lastSeq && lhs.refresh == rhs.refresh && lhs.tasks == rhs.tasks
             && lhs.eventIDs.keys == rhs.eventIDs.keys && lhs.eventIDs.values == rhs.eventIDs.values
             && lhs.samples.keys == rhs.samples.keys && lhs.samples.values == rhs.samples.values
-            && lhs.laterSampleVersions == rhs.laterSampleVersions
+            && lhs.laterSampleVersions == rhs.laterSampleVersions && lhs.currentSampleVersions == rhs.currentSampleVersions
             && lhs.storedLines.keys == rhs.storedLines.keys
             && lhs.taskPhases.keys == rhs.taskPhases.keys && lhs.taskPhases.values == rhs.taskPhases.values
             && lhs.forgottenSamples.keys == rhs.forgottenSamples.keys
@@ -17,7 +17,7 @@ extension IngestState {
     /// timestamps and names as their text).
     func write(to writer: inout BinaryWriter) {
         // The whole size up front: growing a 40 MB array by doubling would hold up to twice it at once.
-        let corrections = laterSampleVersions.reduce(0) { $0 + 8 + 16 * $1.count }
+        let corrections = laterSampleVersions.reduce(0) { $0 + 24 + 16 * $1.count }
         writer.bytes.reserveCapacity(writer.bytes.count + 4096 + 64 * (refresh.lastObserverAt.count + tasks.inFlight.count)
                                      + 40 * (samples.count + eventIDs.count + taskPhases.count) + corrections
                                      + 16 * (storedLines.count + forgottenSamples.count))
@@ -84,9 +84,10 @@ extension IngestState {
             spill()
         }
         writer.integer(laterSampleVersions.count)
-        for versions in laterSampleVersions {
+        for (versions, current) in zip(laterSampleVersions, currentSampleVersions) {
             writer.integer(versions.count)
             for digest in versions { writer.digest(digest) }
+            writer.digest(current)
             spill()
         }
         writer.integer(storedLines.count)
@@ -130,9 +131,11 @@ extension IngestState {
         }
         guard let laterCount = reader.count(itemBytes: 8) else { return nil }
         laterSampleVersions.reserveCapacity(laterCount)
+        currentSampleVersions.reserveCapacity(laterCount)
         for _ in 0..<laterCount {
-            guard let count = reader.count(itemBytes: 16), let digests = reader.digests(count) else { return nil }
+            guard let count = reader.count(itemBytes: 16), let digests = reader.digests(count), let current = reader.digest() else { return nil }
             laterSampleVersions.append(digests)
+            currentSampleVersions.append(current)
         }
         guard versions.allSatisfy({ $0.later < Int32(laterCount) }) else { return nil }
         samples = DigestTable(keys: sampleKeys, values: versions)

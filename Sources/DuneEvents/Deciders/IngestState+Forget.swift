@@ -79,12 +79,18 @@ extension IngestState {
             var removed = [Bool](repeating: false, count: laterSampleVersions.count)
             for later in removedLater { removed[later] = true }
             var kept: [[ContentDigest]] = []
+            var keptCurrent: [ContentDigest] = []
             kept.reserveCapacity(laterSampleVersions.count - removedLater.count)
+            keptCurrent.reserveCapacity(laterSampleVersions.count - removedLater.count)
             for (later, versions) in laterSampleVersions.enumerated() {
                 renumbered[later] = removed[later] ? -1 : Int32(kept.count)
-                if !removed[later] { kept.append(versions) }
+                if !removed[later] {
+                    kept.append(versions)
+                    keptCurrent.append(currentSampleVersions[later])
+                }
             }
             laterSampleVersions = kept
+            currentSampleVersions = keptCurrent
             for index in samples.values.indices where samples.values[index].later >= 0 {
                 samples.update(at: index) { $0.later = renumbered[Int($0.later)] }
             }

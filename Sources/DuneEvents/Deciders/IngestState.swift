@@ -9,6 +9,9 @@
 /// - an `eventID` seen with the same content → `alreadyAppended`; with other content → `conflict`;
 /// - a sample whose id was ever stored with identical content → `alreadyAppended`
 ///   (a re-sent old version is not a correction), other content → appended as a correction;
+///   except that a line with an `eventID` the log has not seen, whose content equals an older
+///   version of a live sample but not its current one, is a correction back to that version
+///   (how an app reverts 48 → 50 → 48);
 /// - `sampleDeleted` for an id that is not live (never seen, or already deleted) → `alreadyAppended`;
 /// - a refresh or profile line identical to one already stored → `alreadyAppended`;
 /// - a task line for a (task, phase) already stored → `alreadyAppended` when identical, else `conflict`;
@@ -23,6 +26,10 @@ package struct IngestState: Sendable {
     var samples = DigestTable<SampleVersions>()
     /// Content digests of corrections, per sample that has any (`SampleVersions.later`).
     var laterSampleVersions: [[ContentDigest]] = []
+    /// The current content of each sample that has corrections, beside
+    /// `laterSampleVersions` (a sample never corrected is at its `first`):
+    /// after a correction back it is an older version, not the last one added.
+    var currentSampleVersions: [ContentDigest] = []
     /// (sample, content) pair digests of the corrections of samples corrected at
     /// least ``indexedCorrections`` times, so that a sample corrected 50 000 times
     /// is checked by one lookup, not a scan of its versions. Derived from
@@ -79,7 +86,7 @@ package struct IngestState: Sendable {
         }
         switch command.intent {
         case .sample(let sample):
-            if hasStored(sampleKey: ContentDigest(string: sample.id), content: content) {
+            if isStored(sampleKey: ContentDigest(string: sample.id), content: content, newEventID: command.eventID != nil) {
                 return IngestDecision(outcome: .alreadyAppended, reason: Self.storedSampleReason(sample.id))
             }
             return IngestDecision(outcome: .appended, events: [event(.sampleIngested(sample))])
@@ -158,7 +165,7 @@ package struct IngestState: Sendable {
         if let eventID = sample.eventID, let decision = decision(eventID: eventID, content: sample.content) {
             return (decision.outcome, decision.reason)
         }
-        if hasStored(sampleKey: sample.key, content: sample.content) {
+        if isStored(sampleKey: sample.key, content: sample.content, newEventID: sample.eventID != nil) {
             return (.alreadyAppended, Self.storedSampleReason(sample.id.text))
         }
         return (.appended, nil)
@@ -222,14 +229,19 @@ package struct IngestState: Sendable {
             return
         }
         let versions = samples.values[index]
-        if let content, !hasStored(versions, key: key, content: content) {
+        if let content, hasStored(versions, key: key, content: content) {
+            // A correction back to an older version (or the same content again): it is current now.
+            if versions.later >= 0 { currentSampleVersions[Int(versions.later)] = content }
+        } else if let content {
             if versions.later < 0 {
                 let later = Int32(laterSampleVersions.count)
                 samples.update(at: index) { $0.later = later }
                 laterSampleVersions.append([content])
+                currentSampleVersions.append(content)
             } else {
                 let later = Int(versions.later)
                 laterSampleVersions[later].append(content)
+                currentSampleVersions[later] = content
                 let count = laterSampleVersions[later].count
                 if count == Self.indexedCorrections {
                     for digest in laterSampleVersions[later] { manyCorrections.set(Self.pair(key, digest), true) }
@@ -241,10 +253,23 @@ package struct IngestState: Sendable {
         if !versions.live { samples.update(at: index) { $0.live = true } }
     }
 
-    /// Whether the sample with id digest `sampleKey` was ever stored with `content`.
-    private func hasStored(sampleKey: ContentDigest, content: ContentDigest) -> Bool {
-        guard let versions = samples[sampleKey] else { return false }
-        return hasStored(versions, key: sampleKey, content: content)
+    /// Whether a sample line with id digest `sampleKey` and `content` is
+    /// already in the log: the sample was ever stored with `content` — unless
+    /// the line carries an `eventID` the log has not seen (`newEventID`; a
+    /// seen one was decided before), the sample is live and `content` is not
+    /// its current version: that line corrects the sample back to an older
+    /// version. A line without an `eventID` never does, so
+    /// re-ingesting an old file never undoes a correction, and a deleted
+    /// sample is never revived by an old version.
+    private func isStored(sampleKey: ContentDigest, content: ContentDigest, newEventID: Bool) -> Bool {
+        guard let versions = samples[sampleKey], hasStored(versions, key: sampleKey, content: content) else { return false }
+        guard newEventID, versions.live else { return true }
+        return current(versions) == content
+    }
+
+    /// The content a sample is at now: its latest stored version.
+    private func current(_ versions: SampleVersions) -> ContentDigest {
+        versions.later < 0 ? versions.first : currentSampleVersions[Int(versions.later)]
     }
 
     /// - Complexity: O(1): at most ``indexedCorrections`` digests are compared.

@@ -10,6 +10,13 @@
 /// the equal `ingest` line: appending one that is already stored changes
 /// nothing (the store answers `alreadyAppended`).
 ///
+/// Other values under the same ``id`` are a correction. Values equal to any
+/// earlier version of the sample are `alreadyAppended` (an old delivery never
+/// undoes a correction) — except when the append carries an `eventID` the
+/// log has not seen (`StoreInput.sample(_:eventID:)`) and the values are not
+/// the sample's current ones: that is a correction back to the earlier
+/// value (48 → 50 → 48), as docs/input-format.md says.
+///
 /// ```swift
 /// let hrv = SampleInput(id: sample.uuid.uuidString, start: Timestamp(sample.startDate, in: .current),
 ///                       end: Timestamp(sample.endDate, in: .current), source: "Apple Watch",

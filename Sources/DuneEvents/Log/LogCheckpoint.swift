@@ -37,8 +37,12 @@ struct LogCheckpoint {
     /// digests spell timestamps canonically; the stamp holds the log's identity;
     /// 3: the ids of forgotten samples; 4: an hrv sample's content holds its
     /// measure, and the payload starts with the event versions it was built
-    /// under, ``EventVersions/stamp``: a checkpoint of other versions is not used).
-    static let version: UInt32 = 4
+    /// under, ``EventVersions/stamp``: a checkpoint of other versions is not used;
+    /// 5: content digests spell timestamps at the canonical precision, the
+    /// microsecond, so a nine-digit fraction digests as its rounded instant;
+    /// a corrected sample's current version follows its versions, for a
+    /// correction back to an older one).
+    static let version: UInt32 = 5
 
     /// `<log>.checkpoint`.
     static func path(forLog logPath: String) -> String { logPath + ".checkpoint" }

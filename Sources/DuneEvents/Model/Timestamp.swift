@@ -64,44 +64,56 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// A timestamp `secondsSince1970` after 1970-01-01T00:00:00Z, written in
-    /// `offsetSeconds`, with the fraction kept to the nanosecond.
+    /// `offsetSeconds`: the one conversion from a number of seconds (and from
+    /// a `Date`, whose `init(_:in:)` calls it with `timeIntervalSince1970`).
     ///
-    /// For an app holding a `Date`:
+    /// The instant is rounded to the microsecond, the canonical precision
+    /// (``canonicalPrecisionNanoseconds``): a `Date`'s double holds no finer
+    /// digits that mean anything (about 0.2 µs today), so a sample at
+    /// `07:12:40.123` keeps the text `…07:12:40.123…`, the same content as the
+    /// line that says so, never `…40.122999907`. The offset is rounded to
+    /// whole minutes, as RFC 3339 writes it (old local mean times had
+    /// seconds). A number that is not finite or lies beyond ±300,000 years is
+    /// clamped to that bound; it is outside the accepted window anyway
+    /// (``TimestampWindow``), so an append rejects it.
+    ///
     /// ```swift
-    /// let start = Timestamp(secondsSince1970: sample.startDate.timeIntervalSince1970,
-    ///                       offsetSeconds: Int32(TimeZone.current.secondsFromGMT(for: sample.startDate)))
+    /// let start = Timestamp(secondsSince1970: 1_772_431_960.123, offsetSeconds: 3600)
+    /// // start.text == "2026-03-02T07:12:40.123+01:00"
     /// ```
     public init(secondsSince1970: Double, offsetSeconds: Int32) {
-        let whole = secondsSince1970.rounded(.down)
+        let bound = 1e13
+        let clamped = secondsSince1970.isNaN ? -bound : min(max(secondsSince1970, -bound), bound)
+        let micros = (clamped * 1e6).rounded()
+        let whole = (micros / 1e6).rounded(.down)
         var seconds = Int64(whole)
-        var nanoseconds = Int32(((secondsSince1970 - whole) * 1e9).rounded())
-        if nanoseconds >= 1_000_000_000 {
+        var fraction = Int64(micros - whole * 1e6)
+        if fraction >= 1_000_000 {
             seconds += 1
-            nanoseconds -= 1_000_000_000
+            fraction -= 1_000_000
+        } else if fraction < 0 {
+            seconds -= 1
+            fraction += 1_000_000
         }
-        self.init(epochSeconds: seconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds)
+        let offset = Int32((Double(offsetSeconds) / 60).rounded()) * 60
+        self.init(epochSeconds: seconds, nanoseconds: Int32(fraction) * 1000, offsetSeconds: offset)
     }
 
     /// A `Date`'s instant, `seconds` after 2001-01-01T00:00:00Z (its
-    /// `timeIntervalSinceReferenceDate`), written in `offsetSeconds`: what
-    /// `init(_:in:)` makes from a `Date` and a `TimeZone` where Foundation is.
-    ///
-    /// The instant is rounded to the microsecond: a `Date` holds no finer
-    /// digits today (its double has about 0.1 µs of precision), so a sample
-    /// at `07:12:00.123` keeps the text `…07:12:00.123…`, the same content as
-    /// the line that says so. The offset is rounded to whole minutes, as RFC
-    /// 3339 writes it (old local mean times had seconds). A `Date` that is not
-    /// finite or lies beyond ±300,000 years is clamped to that bound; it is
-    /// outside the accepted window anyway, so an append rejects it.
+    /// `timeIntervalSinceReferenceDate`), written in `offsetSeconds`: the
+    /// instant `Date.timeIntervalSince1970` gives (the same sum Foundation
+    /// computes), through ``init(secondsSince1970:offsetSeconds:)``.
     package init(secondsSinceReferenceDate seconds: Double, offsetSeconds: Int) {
-        let bound = 1e13
-        let clamped = seconds.isNaN ? -bound : min(max(seconds, -bound), bound)
-        let micros = (clamped * 1e6).rounded()
-        let whole = (micros / 1e6).rounded(.down)
-        let fraction = Int32(micros - whole * 1e6) * 1000
-        let offset = Int32((Double(offsetSeconds) / 60).rounded()) * 60
-        self.init(epochSeconds: Int64(whole) + 978_307_200, nanoseconds: fraction, offsetSeconds: offset)
+        let clampedOffset = Int32(clamping: offsetSeconds)
+        self.init(secondsSince1970: seconds + 978_307_200, offsetSeconds: clampedOffset)
     }
+
+    /// The precision at which content identity compares instants, in
+    /// nanoseconds: one microsecond. Two timestamps closer than that (after
+    /// rounding each to it) are the same instant for idempotency, so a sample
+    /// stored with a nine-digit fraction by an earlier conversion
+    /// (`…40.122999907`) is the same content as `…40.123`.
+    public static let canonicalPrecisionNanoseconds: Int32 = 1000
 
     /// The text as written in the input.
     public var description: String { text }
@@ -133,18 +145,28 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     // MARK: - Formatting
 
-    /// The canonical RFC 3339 text of this instant in its written offset: `Z`
-    /// for offset 0, else `±HH:MM`; a fraction when there is one, in
-    /// milliseconds (`.250`) when it is a whole number of them, else with as
-    /// many digits as it needs, up to nanoseconds (`.000250`).
+    /// The canonical RFC 3339 text of this instant in its written offset,
+    /// at the canonical precision (the instant rounded to the microsecond,
+    /// half up): `Z` for offset 0, else `±HH:MM`; a fraction when there is
+    /// one, in milliseconds (`.250`) when it is a whole number of them, else
+    /// with as many digits as it needs, up to microseconds (`.000250`).
     ///
     /// Two timestamps have the same canonical text exactly when they are the
-    /// same instant written in the same offset: `2026-02-28T07:12:00.5Z` and
-    /// `2026-02-28T07:12:00.500+00:00` are both `2026-02-28T07:12:00.500Z`.
-    /// Idempotency compares content in this form, so a sample is the same
-    /// content however its timestamps were spelled.
+    /// same instant to the microsecond, written in the same offset:
+    /// `2026-02-28T07:12:00.5Z` and `2026-02-28T07:12:00.500+00:00` are both
+    /// `2026-02-28T07:12:00.500Z`, and `…07:12:00.122999907Z` is
+    /// `…07:12:00.123Z`. Idempotency compares content in this form, so a
+    /// sample is the same content however its timestamps were spelled or
+    /// converted.
     public var canonicalText: String {
-        Timestamp.format(epochSeconds: epochSeconds, nanoseconds: nanoseconds, offsetSeconds: offsetSeconds)
+        let precision = Int64(Timestamp.canonicalPrecisionNanoseconds)
+        var seconds = epochSeconds
+        var rounded = (Int64(nanoseconds) + precision / 2) / precision * precision
+        if rounded >= 1_000_000_000 {
+            seconds += 1
+            rounded -= 1_000_000_000
+        }
+        return Timestamp.format(epochSeconds: seconds, nanoseconds: Int32(rounded), offsetSeconds: offsetSeconds)
     }
 
     /// RFC 3339 text: `Z` for offset 0, else `±HH:MM`; a fraction when present,

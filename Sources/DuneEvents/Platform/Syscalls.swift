@@ -345,6 +345,15 @@ package func system_ignoreBrokenPipeAndFileSizeSignals() {
     _ = signal(SIGXFSZ, SIG_IGN)
 }
 
+/// SIGINT (Ctrl-C) and SIGTERM: the signals `InterruptWatch` answers.
+package let system_interruptSignals: [CInt] = [SIGINT, SIGTERM]
+
+/// `signal(number, SIG_IGN)`: the default action (ending the process) no
+/// longer runs; a Dispatch signal source still sees the signal.
+package func system_ignoreSignal(_ number: CInt) {
+    _ = signal(number, SIG_IGN)
+}
+
 /// `exit(3)`.
 package func system_exit(_ status: CInt) -> Never {
     exit(status)
@@ -562,6 +571,8 @@ extension Errno {
     package static let permissionDenied = Errno(EACCES)
     package static let notPermitted = Errno(EPERM)
     static let noSpace = Errno(ENOSPC)
+    /// `EPIPE`: the reading end of a pipe was closed (with SIGPIPE ignored).
+    package static let brokenPipe = Errno(EPIPE)
     static let quotaExceeded = Errno(EDQUOT)
     static let fileTooLarge = Errno(EFBIG)
     static let ioError = Errno(EIO)

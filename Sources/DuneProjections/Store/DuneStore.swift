@@ -238,6 +238,11 @@ public actor DuneStore {
     /// On iOS, wrap an append in a background-task assertion: a write in
     /// progress when the app is suspended still holds the lock.
     ///
+    /// The result is deliberately not `@discardableResult`: a rejected input
+    /// is an outcome, not a thrown error, so a caller that drops the outcomes
+    /// drops its rejections unseen. Write `_ = try await store.append(…)`
+    /// where ignoring them is meant.
+    ///
     /// - Parameter inputs: What to append, in order; later inputs see the decisions on earlier ones.
     /// - Returns: One outcome per input, in order.
     /// - Throws: `CancellationError` when the task is cancelled while the write

@@ -21,6 +21,23 @@ package enum ProcessCalls {
         }
     }
 
+    /// ``writeAll(_:toDescriptor:name:)`` for standard output, telling a
+    /// reader that went away apart from a failed write: `false` when the
+    /// pipe's reading end is closed (`EPIPE`, as `head` leaves it), which is
+    /// how a reader says it has read enough, not an error.
+    ///
+    /// - Throws: `DuneEventsError` `.io` for every other failure (a full disk, a file size limit).
+    package static func writeStandardOutput(_ buffer: UnsafeRawBufferPointer) throws(DuneEventsError) -> Bool {
+        do throws(Errno) {
+            try FileDescriptor(rawValue: 1).writeAll(buffer)
+            return true
+        } catch where error == .brokenPipe {
+            return false
+        } catch {
+            throw DuneEventsError(error, during: .write, path: "standard output")
+        }
+    }
+
     /// Whether nothing is at `path` (`stat(2)` fails with `ENOENT` or
     /// `ENOTDIR`); `false` when something is there or it cannot be asked.
     package static func isMissing(_ path: String) -> Bool {

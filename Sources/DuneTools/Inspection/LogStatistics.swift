@@ -15,6 +15,9 @@ package struct LogStatistics: Sendable, Equatable {
     package var byType: [Count] = []
     package var byKind: [Count] = []
     package var bySource: [Count] = []
+    /// Source names that look alike (``SourceNames/lookAlikeGroups(_:)``):
+    /// each is listed in ``bySource`` under its own bytes.
+    package var lookAlikeSources: [[String]] = []
     /// Earliest and latest ``RecordedEvent/day`` (a sleep sample's is the night it counts for).
     package var firstDay: DayKey?
     package var lastDay: DayKey?
@@ -23,7 +26,8 @@ package struct LogStatistics: Sendable, Equatable {
     package struct Builder {
         private var types: [String: Int] = [:]
         private var kinds: [String: Int] = [:]
-        private var sources: [String: Int] = [:]
+        /// By exact bytes: "Apple Watch" with a non-breaking space, or in another Unicode form, is its own row.
+        private var sources: [SourceNames.Exact: Int] = [:]
         private var result = LogStatistics()
 
         package init() {}
@@ -33,7 +37,7 @@ package struct LogStatistics: Sendable, Equatable {
             types[event.type.rawValue, default: 0] += 1
             if case .sampleIngested(let sample) = event.payload {
                 kinds[sample.kind.rawValue, default: 0] += 1
-                sources[sample.source, default: 0] += 1
+                sources[SourceNames.Exact(sample.source), default: 0] += 1
             }
             if event.isRedacted { result.redacted += 1 }
             if !event.isRedacted, event.type != .dataForgotten, event.type != .syncAnchored {
@@ -54,7 +58,9 @@ package struct LogStatistics: Sendable, Equatable {
             statistics.bytes = bytes
             statistics.byType = sorted(types)
             statistics.byKind = sorted(kinds)
-            statistics.bySource = sorted(sources)
+            statistics.bySource = sources.map { Count(name: $0.key.name, count: $0.value) }
+                .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            statistics.lookAlikeSources = SourceNames.lookAlikeGroups(statistics.bySource.map(\.name))
             return statistics
         }
     }

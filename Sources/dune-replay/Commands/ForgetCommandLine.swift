@@ -7,7 +7,7 @@ enum ForgetCommandLine {
     static let subcommand = Subcommand(
         name: "forget",
         summary: "Erase samples from the log: their events are redacted in place, nothing of their content remains.",
-        usage: "dune-replay forget [--log PATH] [--sample ID]... [--source NAME]... [--kind KIND]... [--from DATE] [--to DATE] [--deleted] [--dry-run] [--out DIR]... [--wait|--no-wait] [--json]",
+        usage: "dune-replay forget [--log PATH] [--sample ID]... [--source NAME]... [--kind KIND]... [--from DATE] [--to DATE] [--deleted] [--include-look-alikes] [--dry-run] [--out DIR]... [--wait|--no-wait] [--json]",
         details: """
         OPTIONS:
           --log PATH       The log.
@@ -18,6 +18,10 @@ enum ForgetCommandLine {
                            as in 'history --since' (a sleep sample's is the local date of its end + 6 h).
           --to DATE        Forget samples on or before this day.
           --deleted        Forget samples whose latest event is a deletion.
+          --include-look-alikes
+                           Also forget the sources whose names differ from a --source only by case,
+                           white space (a non-breaking space) or Unicode form. Without it, forget
+                           lists such sources and changes nothing (exit 64): name each one, or add this.
           --dry-run        Print what would be redacted; change no byte.
           --out DIR        A read-model folder to tidy after the rewrite (repeatable): its read
                            models are rebuilt, HTML reports 'report --html' wrote there are
@@ -56,11 +60,11 @@ enum ForgetCommandLine {
             .init(name: "--source", takesValue: true, repeatable: true), .init(name: "--kind", takesValue: true, repeatable: true),
             .init(name: "--from", takesValue: true), .init(name: "--to", takesValue: true), .init(name: "--deleted", takesValue: false),
             .init(name: "--dry-run", takesValue: false), .init(name: "--out", takesValue: true, repeatable: true),
-            .init(name: "--json", takesValue: false),
+            .init(name: "--json", takesValue: false), .init(name: "--include-look-alikes", takesValue: false),
         ] + LogOptions.wait)
         let lockWait = try LogOptions.lockWait(arguments)
         try arguments.requireNoPositionals()
-        let selection = try selection(arguments)
+        var selection = try selection(arguments)
         guard !selection.isEmpty else {
             throw CommandFailure(exitCode: .usage,
                                  message: "Error: no selector: name what to forget with --sample, --source, --kind, --from, --to or --deleted",
@@ -69,6 +73,9 @@ enum ForgetCommandLine {
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
         let dryRun = arguments.flag("--dry-run")
+        if !selection.sources.isEmpty {
+            try checkLookAlikes(&selection, sources: arguments.all("--source"), include: arguments.flag("--include-look-alikes"), path: path)
+        }
 
         let report: ForgetReport
         if dryRun {
@@ -147,6 +154,49 @@ enum ForgetCommandLine {
     /// tested without filling a disk. Everything else runs as without it.
     static func availableBytesOverride() -> Int64? {
         system_environment("DUNE_FORGET_AVAILABLE_BYTES").flatMap { Int64($0) }
+    }
+
+    // MARK: - Look-alike sources
+
+    /// Sources in the log whose names look like a `--source` value but are
+    /// other bytes (issue 35, item 12): an erasure must not keep "Apple Watch"
+    /// with a non-breaking space silently. Names that differ only by Unicode
+    /// normalisation are the same `String` and selected already: said on
+    /// stderr. The others are added with `include`, else listed and refused
+    /// (64) before anything changes.
+    static func checkLookAlikes(_ selection: inout ForgetSelection, sources selectors: [String], include: Bool, path: String) throws {
+        var counts: [SourceNames.Exact: Int] = [:]
+        _ = try LogReader(path: path).forEachBatch { batch in
+            for event in batch {
+                if case .sampleIngested(let sample) = event.payload { counts[SourceNames.Exact(sample.source), default: 0] += 1 }
+            }
+        }
+        let names = counts.keys.map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var missed: [(name: String, selector: String)] = []
+        for selector in selectors {
+            for name in names where SourceNames.lookAlike(name, selector) {
+                if name == selector {
+                    Terminal.err("note: --source \"\(SourceNames.visible(selector).terminalSafe)\" also selects \"\(SourceNames.visible(name).terminalSafe)\" (the same name in another Unicode normalisation)\n")
+                } else if !selectors.contains(where: { $0.utf8.elementsEqual(name.utf8) }), !missed.contains(where: { $0.name.utf8.elementsEqual(name.utf8) }) {
+                    missed.append((name, selector))
+                }
+            }
+        }
+        guard !missed.isEmpty else { return }
+        if include {
+            for (name, selector) in missed {
+                selection.sources.insert(name)
+                Terminal.err("note: --include-look-alikes: also forgetting \"\(SourceNames.visible(name).terminalSafe)\" (differs from \"\(SourceNames.visible(selector).terminalSafe)\" by \(SourceNames.difference(name, selector)))\n")
+            }
+            return
+        }
+        var message = "Error: the log has \(Wording.count(missed.count, "source")) whose name looks like a --source but is not it; forget would keep \(missed.count == 1 ? "its" : "their") samples:\n"
+        for (name, selector) in missed {
+            let count = counts[SourceNames.Exact(name)] ?? 0
+            message += "  \"\(SourceNames.visible(name).terminalSafe)\": \(Wording.count(count, "sample event")); differs from \"\(SourceNames.visible(selector).terminalSafe)\" by \(SourceNames.difference(name, selector))\n"
+        }
+        message += "Nothing was changed. Name each source to forget exactly with --source (in bash, $'Apple\\u00a0Watch' writes a non-breaking space), or add --include-look-alikes to forget them too."
+        throw CommandFailure(exitCode: .usage, message: message, showUsage: false)
     }
 
     private static func selection(_ arguments: Arguments) throws(CommandFailure) -> ForgetSelection {

@@ -21,7 +21,9 @@ enum HistoryCommandLine {
           --seq A..B       Seq range (A.. or ..B open-ended; a single N is one event).
           --sample ID      Events about one sample id (ingests, corrections, deletion).
           --task ID        Events of one task.
-          --limit N        At most N events (the first N that match).
+          --limit N        At most N events (the first N that match). Reading stops at the N-th; the
+                           '!' marks of unfinished tasks need the rest of the log only when a
+                           task.started is among the N (without --limit, one extra pass reads it).
           --json           The stored JSON lines instead of a table.
 
         Rows marked '!' stand out: a throttled refresh, and a task that started and never ended
@@ -64,9 +66,14 @@ enum HistoryCommandLine {
 
         let path = LogOptions.path(arguments)
         try LogOptions.requireExisting(path)
-        // Tasks that never ended are known only at the log's end: one pass first (tables only).
-        // (Skipped when the filter can show no task.started event, e.g. with --kind.)
-        let unfinished = json || !filter.canMatch(.taskStarted) ? [] : try EventMarker.unfinishedTaskStarts(path: path)
+        // Tasks that never ended are known only at the log's end (tables only; skipped when the
+        // filter can show no task.started event, e.g. with --kind). Without a small --limit: one
+        // pass first. With one (issue 35, item 8): the rows are held, and the pass runs only when a
+        // task.started is among them, so `history --limit 2` reads two events, not the whole log.
+        let needsMarks = !json && filter.canMatch(.taskStarted)
+        let holdsRows = needsMarks && limit <= Self.heldRowsLimit
+        var unfinished: Set<Int> = needsMarks && !holdsRows ? try EventMarker.unfinishedTaskStarts(path: path) : []
+        var held: [HeldRow] = []
         let color = Terminal.colorEnabled(1)
         var output = OutputBuffer()
         if !json { output.append(EventFormatting.header + "\n") }
@@ -82,11 +89,16 @@ enum HistoryCommandLine {
                 line.removeAll(keepingCapacity: true)
                 EventCodec.appendLine(event, to: &line)
                 output.append(bytes: line)
+            } else if holdsRows {
+                held.append(.event(event))
             } else {
                 output.append(EventFormatting.row(event, marker: EventMarker.marker(for: event, unfinishedStarts: unfinished), color: color) + "\n")
             }
+            // The N-th match is the last one read.
+            if shown >= limit { throw LimitReached() }
         }
         do {
+            if limit == 0 { throw LimitReached() }
             let range = LogReader.Range(after: lastSeq, throughSeq: filter.seqs?.upperBound ?? .max)
             do {
                 try LogReader(path: path).forEachEventBatch(range) { batch in
@@ -109,15 +121,40 @@ enum HistoryCommandLine {
                         shown += 1
                         if json {
                             output.append(bytes: newer.bytes + [UInt8(ascii: "\n")])
+                        } else if holdsRows {
+                            held.append(.text("newer version: \(newer.summary.terminalSafe)\n"))
                         } else {
                             output.append("newer version: \(newer.summary.terminalSafe)\n")
                         }
+                        if shown >= limit { throw LimitReached() }
                     }
                 }
             }
         } catch is LimitReached {}
+        if holdsRows {
+            if held.contains(where: { if case .event(let event) = $0 { event.type == .taskStarted } else { false } }) {
+                unfinished = try EventMarker.unfinishedTaskStarts(path: path)
+            }
+            for row in held {
+                switch row {
+                case .event(let event):
+                    output.append(EventFormatting.row(event, marker: EventMarker.marker(for: event, unfinishedStarts: unfinished), color: color) + "\n")
+                case .text(let text):
+                    output.append(text)
+                }
+            }
+        }
         output.flush()
         return .success
+    }
+
+    /// Up to this `--limit`, rows are held until the listing ends (see ``run(_:)``).
+    static let heldRowsLimit = 100_000
+
+    /// A row held until the marks of unfinished tasks are known.
+    enum HeldRow {
+        case event(RecordedEvent)
+        case text(String)
     }
 
     /// `A..B`, `A..`, `..B` or `N`.

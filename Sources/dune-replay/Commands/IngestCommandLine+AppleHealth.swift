@@ -15,6 +15,11 @@ enum AppleHealthIngest {
         var failures: [String] = []
         for input in inputs {
             var summary: AppleHealthImportSummary?
+            // A file that is plainly not XML is named as what it is (not "a damaged export") and skipped.
+            if let advice = FileLook.of(path: input)?.appleHealthAdvice(input: input) {
+                failures.append("Error: \(input.terminalSafe): \(advice)")
+                continue
+            }
             do {
                 for try await batch in AppleHealthIngestItem.batches(path: input) {
                     for item in batch {

@@ -1,5 +1,6 @@
 import DuneEvents
 import DuneTools
+import Synchronization
 
 /// `dune-replay ingest`: validate input lines and append them to the log.
 enum IngestCommandLine {
@@ -23,9 +24,13 @@ enum IngestCommandLine {
           --json                  Print the summary as JSON.
           --progress-json         After each durable batch print {"acknowledgedLines":M,"durableSeq":N} on stderr.
 
-        Rejected lines are reported on stderr as INPUT:LINE: reason. Exit status: 0 when every line
+        Rejected lines are reported on stderr as INPUT:LINE: reason, at most 4 of one kind per input,
+        then "… and N more lines rejected like this" (--json prints every one). An input that is plainly
+        not JSON lines (CSV, XML, one JSON document, a log) is named first, with what to do, and only 8
+        of its rejections are printed. Exit status: 0 when every line
         was appended or already present, 65 when any line was rejected, 66 when an input is missing,
-        74 on an I/O error, 75 when another process still holds the log after the wait. The log's
+        74 on an I/O error, 75 when another process still holds the log after the wait, 130 on Ctrl-C
+        (143 on SIGTERM), after saying how many lines are durable and how to resume. The log's
         folder must exist (exit 66 otherwise); the log file is created in it when missing.
         """,
         run: { try await run($0) })
@@ -61,13 +66,21 @@ enum IngestCommandLine {
         for warning in await log.warnings { Terminal.err(warning + "\n") }
         let progressJSON = arguments.flag("--progress-json")
         let meter = progressJSON ? nil : ProgressMeter(label: "ingest")
+        let rejections = RejectionReporter(capped: !arguments.flag("--json"))
+        let durable = DurableProgress()
+        InterruptWatch.install { status in
+            // A progress line on a terminal is ended first (the meter itself belongs to the ingest).
+            Terminal.err((system_isatty(2) ? "\n" : "") + durable.interruptedText() + "\n")
+            system_exit(status)
+        }
         var session = IngestSession(
             log: log, atomic: arguments.flag("--atomic"),
             onRejection: {
                 meter?.finish()
-                Terminal.err("\($0.input):\($0.line): \($0.reason.terminalSafe)\n")
+                rejections.report($0)
             },
             onDurable: { progress in
+                durable.update(progress)
                 if progressJSON {
                     Terminal.err("{\"acknowledgedLines\":\(progress.acknowledgedLines),\"durableSeq\":\(progress.durableSeq)}\n")
                 }
@@ -75,12 +88,14 @@ enum IngestCommandLine {
             })
         if appleHealth {
             readers.forEach { $0.close() }
+            defer { rejections.finish() }
             let status = try await AppleHealthIngest.run(inputs: inputs, session: &session, json: arguments.flag("--json"), meter: meter)
             await log.close()
             return status
         }
-        let summary = try await ingestAll(readers, into: &session)
+        let summary = try await ingestAll(readers, into: &session, rejections: rejections)
         meter?.finish()
+        rejections.finish()
         await log.close()
         if arguments.flag("--json") {
             Terminal.out(JSONWriter.string(.object(summaryObject(summary))) + "\n")
@@ -90,9 +105,15 @@ enum IngestCommandLine {
         return summary.rejected + summary.conflicts > 0 ? .dataError : .success
     }
 
-    private static func ingestAll(_ readers: [InputLineReader], into session: inout IngestSession) async throws -> IngestSession.Summary {
+    private static func ingestAll(_ readers: [InputLineReader], into session: inout IngestSession,
+                                  rejections: RejectionReporter) async throws -> IngestSession.Summary {
         do {
             for reader in readers {
+                // A file that is plainly not JSON lines is named once, before its lines are rejected.
+                if let advice = FileLook.of(path: reader.name)?.ingestAdvice(input: reader.name) {
+                    Terminal.err(reader.name.terminalSafe + ": " + advice + "\n")
+                    rejections.markWrongFile(reader.name)
+                }
                 while let line = try reader.next() {
                     try await session.submit(line: line, input: reader.name)
                 }
@@ -103,6 +124,27 @@ enum IngestCommandLine {
             throw error
         }
         return try await session.finish()
+    }
+
+    /// What is durable so far, for the words printed on Ctrl-C (issue 35, item 13).
+    final class DurableProgress: Sendable {
+        private let progress = Mutex<IngestSession.Progress?>(nil)
+
+        func update(_ progress: IngestSession.Progress) {
+            self.progress.withLock { $0 = progress }
+        }
+
+        /// "Interrupted: …": how many lines are in the log and how to resume.
+        func interruptedText() -> String {
+            let last = progress.withLock { $0 }
+            let resume = "Run the same command again to resume: every line already in the log is skipped as already appended."
+            guard let last, last.acknowledgedLines > 0 else {
+                return "Interrupted: no line of this ingest was acknowledged yet (a batch being written may be in the log or not). " + resume
+            }
+            var text = "Interrupted: \(Wording.count(last.acknowledgedLines, "input line")) acknowledged (appended or already in the log; "
+            text += "the log is durable through seq \(last.durableSeq)); lines of a batch still being written may or may not be in it. " + resume
+            return text
+        }
     }
 
     static func summaryObject(_ summary: IngestSession.Summary) -> JSONObject {

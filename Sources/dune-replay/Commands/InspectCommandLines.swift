@@ -156,6 +156,8 @@ enum VerifyCommandLine {
                 Terminal.out("note: \(Wording.count(report.newerCount, "line")) of a newer version than this build reads (a later version wrote them): not damage; rebuild, report, explain, forget and any append refuse this log until a later version reads it\n")
             }
         } else {
+            // A file that is no log at all (an input file, an export) is named as what it is first.
+            if let advice = FileLook.logAdvice(path: path) { Terminal.err(advice + "\n") }
             for problem in report.problems { Terminal.err("\(path): \(String(describing: problem).terminalSafe)\n") }
             if report.problemCount > report.problems.count {
                 let more = report.problemCount - report.problems.count
@@ -234,7 +236,8 @@ enum StatsCommandLine {
                 JSONMember("redacted", .number(Double(stats.redacted))), JSONMember("byType", counts(stats.byType)), JSONMember("byKind", counts(stats.byKind)), JSONMember("bySource", counts(stats.bySource)),
                 JSONMember("firstDay", stats.firstDay.map { .string($0.description) } ?? .null),
                 JSONMember("lastDay", stats.lastDay.map { .string($0.description) } ?? .null),
-            ] + (newer.isEmpty ? [] : [JSONMember("newerVersion", .array(newer.map { .string($0.summary) }))])))) + "\n")
+            ] + (stats.lookAlikeSources.isEmpty ? [] : [JSONMember("lookAlikeSources", .array(stats.lookAlikeSources.map { .array($0.map { .string($0) }) }))])
+              + (newer.isEmpty ? [] : [JSONMember("newerVersion", .array(newer.map { .string($0.summary) }))])))) + "\n")
             return .success
         }
         var text = "\(path): \(Wording.count(stats.events, "event")), \(Wording.count(stats.bytes, "byte"))"
@@ -243,9 +246,28 @@ enum StatsCommandLine {
         if !newer.isEmpty { text += "; \(newer.count) of a newer version than this build reads, not counted below" }
         text += "\n"
         for line in newer { text += "  newer version: \(line.summary.terminalSafe)\n" }
+        // Look-alike sources are written with their invisible differences shown, and marked.
+        var lookAlike: [SourceNames.Exact: String] = [:]
+        for group in stats.lookAlikeSources {
+            for name in group {
+                let others = group.filter { !$0.utf8.elementsEqual(name.utf8) }
+                lookAlike[SourceNames.Exact(name)] = others.map { "\"\(SourceNames.visible($0).terminalSafe)\" (\(SourceNames.difference(name, $0)))" }
+                    .joined(separator: ", ")
+            }
+        }
         for (title, list) in [("by type", stats.byType), ("by sample kind", stats.byKind), ("by source", stats.bySource)] where !list.isEmpty {
             text += "\n\(title):\n"
-            for count in list { text += "  " + count.name.terminalSafe.padding(28) + String(count.count) + "\n" }
+            for count in list {
+                guard title == "by source", let others = lookAlike[SourceNames.Exact(count.name)] else {
+                    text += "  " + count.name.terminalSafe.padding(28) + String(count.count) + "\n"
+                    continue
+                }
+                text += "  " + SourceNames.visible(count.name).terminalSafe.padding(28) + String(count.count) + "  ! looks like " + others + "\n"
+            }
+        }
+        if !stats.lookAlikeSources.isEmpty {
+            text += "\n! marks source names that differ only by case, white space or Unicode form: a selector such as\n"
+                + "  'forget --source' names one of them exactly; it lists the others before it changes anything.\n"
         }
         Terminal.out(text)
         return .success

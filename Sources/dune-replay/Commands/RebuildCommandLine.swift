@@ -15,8 +15,10 @@ enum RebuildCommandLine {
                              (created if missing; files are replaced atomically).
           --projection NAME  readiness, trends, weekly or sync (repeatable; default: all four).
           --until-seq N      The read models as they were after event N.
-          --as-of TIME       The read models as they were at TIME (RFC 3339 with offset): events
-                             recorded after it are not read.
+          --as-of TIME       The read models as the log knew them at TIME (RFC 3339 with offset):
+                             events *recorded* (appended, recordedAt) after it are not read. It cuts
+                             on when events were appended, not on when samples happened: history
+                             imported today is all recorded after a past TIME, so it is all cut.
           --json             Print the read models to stdout as JSON lines (one file per line)
                              instead of the summary, then one line
                              {"rebuild":{"events","skippedOutsideTimestampWindow","throughSeq"}}.
@@ -69,11 +71,18 @@ enum RebuildCommandLine {
                 meter?.update("\(progress.events) events, seq \(progress.throughSeq)")
             }
         } catch let error as DuneEventsError where error.code == .corruptLog {
+            if let advice = FileLook.logAdvice(path: path) {
+                // Not damage: the file given as the log is something else (an input file, an export).
+                throw CommandFailure(exitCode: .dataError, message: "Error: " + advice + " Nothing was rebuilt.")
+            }
             throw CommandFailure(exitCode: .dataError, message: "Error: \(error)\n" + damageAdvice(error, path: path))
         }
         let files = await projections.files()
         if let directory = arguments.value("--out") {
             try write(files, to: directory)
+        }
+        if let asOf = range.asOf, summary.events == 0, let hint = try asOfHint(path: path, asOf: asOf) {
+            Terminal.err(hint + "\n")
         }
         if summary.skippedOutsideTimestampWindow > 0 {
             Terminal.err("warning: skipped \(RebuildSummary.skippedText(summary.skippedOutsideTimestampWindow))\n")
@@ -91,6 +100,26 @@ enum RebuildCommandLine {
         }
         Terminal.out(await RebuildSummary.text(projections: projections, replay: summary, files: files, directory: arguments.value("--out")))
         return .success
+    }
+
+    /// When `--as-of` left no event but the log holds samples dated before
+    /// it (issue 35, item 14): the cut is on `recordedAt`, which surprises a
+    /// user whose history was imported after the dates it covers. `nil` when
+    /// no sample starts before `asOf` (then an empty result is what was asked).
+    static func asOfHint(path: String, asOf: Timestamp) throws -> String? {
+        var earlier = 0
+        var firstRecorded: Timestamp?
+        _ = try LogReader(path: path).forEachBatch { batch in
+            for event in batch {
+                if firstRecorded == nil { firstRecorded = event.recordedAt }
+                if case .sampleIngested(let sample) = event.payload, sample.start < asOf { earlier += 1 }
+            }
+        }
+        guard earlier > 0, let firstRecorded else { return nil }
+        return "note: --as-of cuts on when events were recorded (appended to the log), not on when samples happened: "
+            + "no event was recorded by \(asOf.text) (the first was recorded \(firstRecorded.text)), though "
+            + "\(Wording.count(earlier, "sample")) \(earlier == 1 ? "is" : "are") dated before it. For the read models of a past "
+            + "day, rebuild without --as-of and read that day; --until-seq N cuts at an event."
     }
 
     /// What to do about a damaged log: the line before the damage is the last

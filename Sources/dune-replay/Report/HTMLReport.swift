@@ -39,17 +39,24 @@ enum HTMLReport {
 
     // MARK: - Layout
 
+    /// The page's CSS. The charts are drawn 1100 wide and scale to the column
+    /// (their viewBox keeps the proportions), so no width scrolls the page
+    /// sideways, from a 390 px phone to a wide window; on a narrow screen the
+    /// tick labels are drawn larger in chart units to stay readable when scaled
+    /// down, the cards stack and the tables take one column (issue 35, item 15).
     private static let style = """
-        body{font:14px/1.4 -apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:16px 24px;color:#222;background:#fff;max-width:1140px}\
+        *{box-sizing:border-box}\
+        body{font:14px/1.4 -apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:16px auto;padding:0 24px;color:#222;background:#fff;max-width:1188px}\
         h1{font-size:22px;margin:0 0 2px}h2{font-size:16px;margin:14px 0 4px}header p{color:#666;margin:0 0 10px}\
-        .cards{display:flex;gap:12px}.card{flex:1;border:1px solid #ddd;border-radius:6px;padding:8px 12px}\
+        .cards{display:flex;flex-wrap:wrap;gap:12px}.card{flex:1 1 200px;min-width:0;border:1px solid #ddd;border-radius:6px;padding:8px 12px}\
         .card b{font-size:22px}.card small{color:#666;display:block}\
-        .legend{margin:2px 0 0;color:#444;font-size:12px}.legend span{margin-right:14px}\
+        .legend{margin:2px 0 0;color:#444;font-size:12px}.legend span{margin-right:14px;white-space:nowrap;display:inline-block}\
         .legend i{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}\
-        svg.chart{display:block}.tick,.rule-label{font-size:11px;fill:#666}\
-        .tables{display:grid;grid-template-columns:1fr 1fr;gap:4px 24px}\
-        table{border-collapse:collapse;font-size:12px;width:100%}td,th{border-bottom:1px solid #eee;padding:2px 6px;text-align:left}\
-        td.n{text-align:right}.ready{color:#1a7f37}.moderate{color:#b35900}.rest{color:#c62828}.error{color:#c62828}
+        svg.chart{display:block;width:100%;height:auto;max-width:1140px}.tick,.rule-label{font-size:11px;fill:#666}\
+        .tables{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,440px),1fr));gap:4px 24px}.tables>*{min-width:0;overflow-x:auto}\
+        table{border-collapse:collapse;font-size:12px;width:100%}td,th{border-bottom:1px solid #eee;padding:2px 6px;text-align:left;overflow-wrap:anywhere}\
+        td.n{text-align:right;overflow-wrap:normal}.ready{color:#1a7f37}.moderate{color:#b35900}.rest{color:#c62828}.error{color:#c62828}\
+        @media (max-width:700px){body{padding:0 10px}.tick,.rule-label{font-size:26px}}
         """
 
     private static func section(_ id: String, _ title: String, _ chart: SVGChart?) -> String {

@@ -140,8 +140,20 @@ struct SVGChart {
             svg += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(value)))\" y2=\"\(n(y(value)))\" stroke=\"#eee\"/>"
             svg += "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(y(value) + 4))\" text-anchor=\"end\">\(n(value, decimals: yRange.upperBound - yRange.lowerBound < 10 ? 1 : 0))</text>"
         }
+        // A label near either end is anchored inside the chart, so it is never cut off at its edge;
+        // a label too close to the one before it is left out (the last one, the latest date, is kept).
+        var placed: [(x: Double, text: String)] = []
         for label in xLabels where xRange.contains(label.x) {
-            svg += "<text class=\"tick\" x=\"\(n(x(label.x)))\" y=\"\(n(height - 8))\" text-anchor=\"middle\">\(HTMLText.escape(label.text))</text>"
+            let at = x(label.x)
+            if let previous = placed.last, at - previous.x < 150 {
+                if label.x == xLabels.last(where: { xRange.contains($0.x) })?.x { placed.removeLast() } else { continue }
+            }
+            placed.append((at, label.text))
+        }
+        for label in placed {
+            let anchor = label.x > width - right - 40 ? "end" : label.x < left + 40 ? "start" : "middle"
+            let position = anchor == "end" ? width - right : anchor == "start" ? left : label.x
+            svg += "<text class=\"tick\" x=\"\(n(position))\" y=\"\(n(height - 8))\" text-anchor=\"\(anchor)\">\(HTMLText.escape(label.text))</text>"
         }
         svg += elements.joined()
         svg += "</svg>"

@@ -5,11 +5,19 @@ import Synchronization
 /// Writes to stdout and stderr without Foundation's `FileHandle` (which traps on error).
 ///
 /// Every stdout write is checked: the first one that fails or is cut short (a
-/// full disk, a file size limit, a closed pipe) is remembered, later output is
-/// dropped, and ``DuneReplay`` ends the command with exit 74 and the reason
+/// full disk, a file size limit) is remembered, later output is dropped, and
+/// ``DuneReplay`` ends the command with exit 74 and the reason
 /// (``outputFailure``), so a cut-off output is never reported as success.
+/// A closed pipe is not a failure: the reader (`head`) has read enough, so
+/// the process ends at once, printing nothing, with status 141 (128 +
+/// SIGPIPE, what a shell reports for `seq 1000000000 | head`). Everything it
+/// made durable before stays durable; it is what SIGPIPE's default action
+/// would have done, without a half-written line on any file but stdout.
 /// Failed stderr writes are ignored: there is nowhere left to report them.
 enum Terminal {
+    /// The exit status when stdout's reader has gone away: 128 + SIGPIPE (13).
+    static let closedPipeStatus: Int32 = 141
+
     /// The first failed stdout write, if any.
     private static let failure = Mutex<DuneEventsError?>(nil)
 
@@ -38,7 +46,7 @@ enum Terminal {
     static func out(buffer: UnsafeRawBufferPointer) -> Bool {
         guard !outputFailed else { return false }
         do throws(DuneEventsError) {
-            try ProcessCalls.writeAll(buffer, toDescriptor: 1, name: "standard output")
+            guard try ProcessCalls.writeStandardOutput(buffer) else { system_exit(closedPipeStatus) }
             return true
         } catch {
             failure.withLock { if $0 == nil { $0 = error } }

@@ -33,6 +33,7 @@ import Testing
     static let dispatchFiles: Set<String> = [
         "Sources/DuneEvents/Log/EventLog.swift",
         "Sources/DuneEvents/Platform/FileChangeWatcher.swift",
+        "Sources/DuneEvents/Platform/InterruptWatch.swift",
         "Sources/DuneTools/Replay/LogReader+Batches.swift",
         "Sources/DuneEvents/Log/LogReader+EventBatches.swift",
         "Sources/DuneHealthImport/Internal/BlockingProducer.swift",
@@ -41,9 +42,10 @@ import Testing
     ]
     /// The files of Sources that hold SwiftUI's state and so may import Observation (it ships with the toolchain on every platform).
     static let observationFiles: Set<String> = ["Sources/DuneProjections/Store/StoreStateModel.swift"]
-    /// The files of Sources allowed Foundation: only the app-facing `Timestamp` from a `Date`,
-    /// compiled where an app has Foundation (`#if canImport(Darwin)`), never on Linux.
-    static let foundationFiles: Set<String> = ["Sources/DuneEvents/Support/Timestamp+Date.swift"]
+    /// The files of Sources allowed Foundation: only the app-facing `Date` conversions, in
+    /// DuneProjections (FoundationEssentials where it is a module of its own, as on Linux), so that
+    /// DuneEvents stays Foundation-free (issue 35).
+    static let foundationFiles: Set<String> = ["Sources/DuneProjections/Support/Timestamp+Date.swift"]
     /// What any file of Sources may import, besides the lists above.
     static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "DuneHealthImport", "DuneTools", "DuneFixtures",
                                              "Synchronization"]
@@ -152,6 +154,7 @@ import Testing
             } else if isCore {
                 allowed = coreImports.contains(module) || (module == "Dispatch" && dispatchFiles.contains(path))
                     || (module == "Observation" && observationFiles.contains(path))
+                    || (foundation.contains(module) && foundationFiles.contains(path))
                 reason = "the pure core (Model, Codec, Deciders, Batch, input parsing, DuneProjections) imports only the standard library, Synchronization and DuneEvents"
             } else if foundation.contains(module) {
                 allowed = foundationFiles.contains(path)

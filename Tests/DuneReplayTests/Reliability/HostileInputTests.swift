@@ -170,7 +170,8 @@ extension Reliability {
                     lines.append(#"{"type":"sampleDeleted","id":"d","at":"\#(value)"}"#)
                 }
                 try cli.write("hostile.jsonl", lines.joined(separator: "\n") + "\n")
-                let result = try cli.run(["ingest", "--log", "events.jsonl", "hostile.jsonl"])
+                // --json prints every rejection (without it, repeated kinds are counted, not repeated: issue 35).
+                let result = try cli.run(["ingest", "--log", "events.jsonl", "--json", "hostile.jsonl"])
                 #expect(result.status == 65, "\(result)")
                 let reported = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
                 #expect(reported.map { Int($0.split(separator: ":")[1]) } == Array(1...lines.count), "\(result)")
