@@ -19,6 +19,9 @@ struct DuneReplay {
         TailCommandLine.subcommand,
         ReportCommandLine.subcommand,
         ForgetCommandLine.subcommand,
+        // Shipping to NATS JetStream (issue 36, SPEC §14).
+        ShipCommandLine.subcommand,
+        ShipCommandLine.mirrorSubcommand,
     ]
 
     static func main() async {
