@@ -38,6 +38,8 @@ package struct ShipSummary: Sendable, Equatable {
     package var replacedRedacted = false
     /// Messages purged for that.
     package var purged = 0
+    /// Of those, the messages holding a line now redacted, erased (overwritten in the server's storage) before the purge.
+    package var erased = 0
     /// The log's forget generation (its `data.forgotten` events), the last part of each `Nats-Msg-Id`.
     package var forgetGeneration = 0
     /// Whether publishing used atomic batches (else one acknowledged message at a time).
@@ -148,7 +150,10 @@ package final class LogShipper {
                 case .prefix(let count, let lastSequence):
                     start = count + 1
                     expectedSubjectSequence = lastSequence
-                case .holdsRedacted:
+                case .holdsRedacted(let sequences):
+                    // Erase first: the purge alone leaves the bytes in blocks shared with other subjects.
+                    for sequence in sequences { try jetStream.erase(stream.name, sequence: sequence) }
+                    summary.erased = sequences.count
                     summary.purged = try jetStream.purge(stream.name, subject: subject)
                     summary.replacedRedacted = true
                 }
@@ -185,15 +190,16 @@ package final class LogShipper {
     private enum Comparison {
         /// The subject holds the log's first `count` lines exactly; its last has stream sequence `lastSequence`.
         case prefix(count: Int, lastSequence: UInt64)
-        /// The subject holds lines the log holds redacted (a forget since the last ship): purge and publish again.
-        case holdsRedacted
+        /// The subject holds lines the log holds redacted (a forget since the last ship), at these stream
+        /// sequences: erase them, purge the subject and publish again.
+        case holdsRedacted([UInt64])
     }
 
     /// Reads every message of the subject and compares it with the log's line of the same position.
     private func compareSubject(_ stream: JetStream.StreamInfo, with scan: LogScan) throws -> Comparison {
         var count = 0
         var lastSequence: UInt64 = 0
-        var redacted = false
+        var redacted: [UInt64] = []
         try SubjectReader(jetStream: jetStream, stream: stream, subject: options.subject).forEach { message in
             count += 1
             lastSequence = message.sequence
@@ -204,12 +210,12 @@ package final class LogShipper {
             if line == message.payload { return }
             if let shipped = StoredLineFields(message.payload), let now = StoredLineFields(line), StoredLineFields.isRedacted(line),
                shipped.seq == now.seq, shipped.id == now.id, shipped.type == now.type, shipped.recordedAt == now.recordedAt {
-                redacted = true
+                redacted.append(message.sequence)
                 return
             }
             throw ShipError(.conflict, "the subject '\(options.subject)' holds another history than the log '\(options.logPath)': its message \(count) (stream sequence \(message.sequence)) is not line \(count) of the log; nothing was published")
         }
-        return redacted ? .holdsRedacted : .prefix(count: count, lastSequence: lastSequence)
+        return !redacted.isEmpty ? .holdsRedacted(redacted) : .prefix(count: count, lastSequence: lastSequence)
     }
 
     // MARK: - Publishing

@@ -58,8 +58,8 @@ package struct StoredLineFields: Equatable {
     /// The fields of `line` (without its `\n`); `nil` when one is missing.
     package init?(_ line: UnsafeRawBufferPointer) {
         let bytes = UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count)
-        let envelopeEnd = Self.find(Array(#""data":"#.utf8), in: bytes, from: 0) ?? bytes.count
-        guard let seqStart = Self.find(Array(#""seq":"#.utf8), in: bytes, from: 0, before: envelopeEnd).map({ $0 + 6 }) else { return nil }
+        let envelopeEnd = Self.find(Self.dataKey, in: bytes, from: 0) ?? bytes.count
+        guard let seqStart = Self.find(Self.seqKey, in: bytes, from: 0, before: envelopeEnd).map({ $0 + Self.seqKey.count }) else { return nil }
         var seq = 0
         var index = seqStart
         while index < envelopeEnd, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
@@ -67,9 +67,9 @@ package struct StoredLineFields: Equatable {
             index += 1
         }
         guard index > seqStart, index - seqStart < 19,
-              let id = Self.string(#""id":""#, in: bytes, before: envelopeEnd),
-              let type = Self.string(#""type":""#, in: bytes, before: envelopeEnd),
-              let recordedAt = Self.string(#""recordedAt":""#, in: bytes, before: envelopeEnd),
+              let id = Self.string(Self.idKey, in: bytes, before: envelopeEnd),
+              let type = Self.string(Self.typeKey, in: bytes, before: envelopeEnd),
+              let recordedAt = Self.string(Self.recordedAtKey, in: bytes, before: envelopeEnd),
               bytes.count >= 12, bytes[bytes.count - 2] == UInt8(ascii: "\"") else { return nil }
         self.seq = seq
         self.id = id
@@ -89,13 +89,19 @@ package struct StoredLineFields: Equatable {
     /// Whether `line`'s data is a redaction (`{"id":…,"redacted":true}`, SPEC §10).
     package static func isRedacted(_ line: [UInt8]) -> Bool {
         line.withUnsafeBufferPointer { bytes in
-            guard let data = find(Array(#""data":"#.utf8), in: bytes, from: 0) else { return false }
-            return find(Array(#""redacted":true}"#.utf8), in: bytes, from: data) != nil
+            guard let data = find(dataKey, in: bytes, from: 0) else { return false }
+            return find(redactedMarker, in: bytes, from: data) != nil
         }
     }
 
-    private static func string(_ key: String, in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> [UInt8]? {
-        let marker = Array(key.utf8)
+    private static let dataKey = Array(#""data":"#.utf8)
+    private static let seqKey = Array(#""seq":"#.utf8)
+    private static let idKey = Array(#""id":""#.utf8)
+    private static let typeKey = Array(#""type":""#.utf8)
+    private static let recordedAtKey = Array(#""recordedAt":""#.utf8)
+    private static let redactedMarker = Array(#""redacted":true}"#.utf8)
+
+    private static func string(_ marker: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> [UInt8]? {
         guard let start = find(marker, in: bytes, from: 0, before: end).map({ $0 + marker.count }) else { return nil }
         var index = start
         while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += 1 }

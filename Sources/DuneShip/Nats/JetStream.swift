@@ -77,6 +77,14 @@ package struct JetStream {
         return 0
     }
 
+    /// Deletes message `sequence` and overwrites its bytes in the server's storage
+    /// (`$JS.API.STREAM.MSG.DELETE` without `no_erase`): a purge only drops the
+    /// message from the index, and a block that still holds other subjects'
+    /// messages keeps its bytes until it is compacted.
+    package func erase(_ stream: String, sequence: UInt64) throws(NatsError) {
+        _ = try call("$JS.API.STREAM.MSG.DELETE.\(stream)", JSONObject([JSONMember("seq", .number(Double(sequence)))]))
+    }
+
     // MARK: - Messages
 
     /// The subject's last message, or `nil` when it holds none (`$JS.API.STREAM.MSG.GET`, `last_by_subj`).

@@ -133,14 +133,14 @@ enum ShipCommandLine {
                 JSONMember("stream", .string(summary.stream)), JSONMember("subject", .string(summary.subject)),
                 JSONMember("logLines", .number(Double(summary.logLines))), JSONMember("alreadyHeld", .number(Double(summary.alreadyHeld))),
                 JSONMember("published", .number(Double(summary.published))), JSONMember("replacedRedacted", .bool(summary.replacedRedacted)),
-                JSONMember("purged", .number(Double(summary.purged))), JSONMember("forgetGeneration", .number(Double(summary.forgetGeneration))),
+                JSONMember("purged", .number(Double(summary.purged))), JSONMember("erased", .number(Double(summary.erased))), JSONMember("forgetGeneration", .number(Double(summary.forgetGeneration))),
                 JSONMember("atomicBatches", .bool(summary.atomicBatches)),
             ]))) + "\n")
             return
         }
         var text = "ship: \(summary.published) lines published to '\(summary.subject)' (stream \(summary.stream)); it held \(summary.alreadyHeld) of the log's \(summary.logLines)"
         if summary.replacedRedacted {
-            text += "; \(summary.purged) messages purged first: they held lines a forget has redacted since"
+            text += "; \(summary.purged) messages purged first (\(summary.erased) of them erased): they held lines a forget has redacted since"
         }
         Terminal.out(text + "\n")
     }
