@@ -11,7 +11,7 @@ package struct MirrorSummary: Sendable, Equatable {
     package var appended = 0
 }
 
-/// Writes a subject's lines into a log file byte for byte (SPEC §14): the
+/// Writes a subject's lines into a log file byte for byte: the
 /// output is the shipped log, so `verify` passes and `rebuild` gives the same bytes.
 ///
 /// The output is a log like any other: created 0600, appended under its
@@ -28,7 +28,7 @@ package enum LogMirror {
         } catch let error as NatsError {
             throw ShipError(error)
         } catch let error as DuneEventsError {
-            throw error.code == .logLocked ? ShipError(.failed, error.message) : ShipError(error)
+            throw ShipError(error)
         } catch {
             throw ShipError(.failed, "\(error)")
         }
@@ -67,7 +67,9 @@ package enum LogMirror {
                 return
             }
             guard StoredLine.isIntact(message.payload), let fields = StoredLineFields(message.payload), fields.seq == count else {
-                throw ShipError(.conflict, "the subject '\(subject)' is not a DuneEvents log: its message \(count) (stream sequence \(message.sequence)) is not an intact stored line with seq \(count); stopped there, the lines before it are written")
+                // The lines before it are a log's prefix: keep them, durably.
+                try output.append(pending, sync: true)
+                throw ShipError(.conflict, "the subject '\(subject)' is not a DuneEvents log: its message \(count) (stream sequence \(message.sequence)) is not an intact stored line with seq \(count); the output holds the \(count - 1) lines before it")
             }
             pending.append(contentsOf: message.payload)
             pending.append(UInt8(ascii: "\n"))

@@ -46,7 +46,7 @@ package struct ShipSummary: Sendable, Equatable {
     package var atomicBatches = false
 }
 
-/// Ships a log to a JetStream subject (SPEC §14): every stored line the subject
+/// Ships a log to a JetStream subject (docs/shipping.md): every stored line the subject
 /// does not hold yet, in seq order, exactly once.
 ///
 /// Blocking: every call waits on the log file and the socket. Run it on a

@@ -12,6 +12,8 @@ package struct ShipError: Error, Sendable, CustomStringConvertible {
         case damagedLog
         /// The log (or the subject's stream) does not exist or cannot be read (exit 66).
         case inputUnavailable
+        /// Another process writes the mirror output (exit 75).
+        case locked
         /// Anything else: a JetStream refusal, a write of the mirror output (exit 74).
         case failed
     }
@@ -39,6 +41,7 @@ package struct ShipError: Error, Sendable, CustomStringConvertible {
         switch error.code {
         case .inputUnavailable: self.init(.inputUnavailable, error.message)
         case .corruptLog, .invalidInput: self.init(.damagedLog, error.message)
+        case .logLocked: self.init(.locked, error.message + "; try again when it has finished")
         default: self.init(.failed, error.message)
         }
     }
@@ -86,7 +89,7 @@ package struct StoredLineFields: Equatable {
     /// Whether the line is a `data.forgotten` event (one per forget: the log's forget generation counts them).
     package var isForgetRecord: Bool { type.elementsEqual("data.forgotten".utf8) }
 
-    /// Whether `line`'s data is a redaction (`{"id":…,"redacted":true}`, SPEC §10).
+    /// Whether `line`'s data is a redaction (`{"id":…,"redacted":true}`, as `forget` writes it).
     package static func isRedacted(_ line: [UInt8]) -> Bool {
         line.withUnsafeBufferPointer { bytes in
             guard let data = find(dataKey, in: bytes, from: 0) else { return false }

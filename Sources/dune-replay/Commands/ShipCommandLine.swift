@@ -2,7 +2,7 @@ import DuneEvents
 import DuneShip
 import DuneTools
 
-/// `dune-replay ship` and `dune-replay mirror`: a log to a NATS JetStream subject and back (SPEC §14, docs/shipping.md).
+/// `dune-replay ship` and `dune-replay mirror`: a log to a NATS JetStream subject and back (docs/shipping.md).
 enum ShipCommandLine {
     static let subcommand = Subcommand(
         name: "ship",
@@ -123,6 +123,7 @@ enum ShipCommandLine {
         case .unavailable: .unavailable
         case .conflict, .damagedLog: .dataError
         case .inputUnavailable: .noInput
+        case .locked: .tempFail
         case .failed: .ioError
         }
     }
