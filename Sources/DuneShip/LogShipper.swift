@@ -38,7 +38,7 @@ package struct ShipSummary: Sendable, Equatable {
     package var replacedRedacted = false
     /// Messages purged for that.
     package var purged = 0
-    /// Of those, the messages holding a line now redacted, erased (overwritten in the server's storage) before the purge.
+    /// Messages holding a line now redacted, erased (overwritten in the server's storage) before the purge.
     package var erased = 0
     /// The log's forget generation (its `data.forgotten` events), the last part of each `Nats-Msg-Id`.
     package var forgetGeneration = 0
@@ -152,7 +152,7 @@ package final class LogShipper {
                     expectedSubjectSequence = lastSequence
                 case .holdsRedacted(let sequences):
                     // Erase first: the purge alone leaves the bytes in blocks shared with other subjects.
-                    for sequence in sequences { try jetStream.erase(stream.name, sequence: sequence) }
+                    try jetStream.erase(stream.name, sequences: sequences)
                     summary.erased = sequences.count
                     summary.purged = try jetStream.purge(stream.name, subject: subject)
                     summary.replacedRedacted = true
@@ -232,6 +232,8 @@ package final class LogShipper {
         var inWindow = 0
         var batchID = ""
         var batchNumber = 0
+        var header: [UInt8] = []
+        header.reserveCapacity(512)
         let reader = LogLineReader(file: scan.file)
         _ = try reader.forEachLine(startingAt: scan.offset(ofLine: start), firstLineNumber: start) { line in
             guard line.number <= total else { return }
@@ -245,18 +247,22 @@ package final class LogShipper {
             inWindow += 1
             messagesThisShip += 1
             let commits = inWindow == window || line.number == total
-            var headers: [(name: String, value: String)] = [
-                ("Nats-Msg-Id", "\(String(decoding: fields.id, as: UTF8.self)):\(String(decoding: fields.crc, as: UTF8.self)):\(generation)"),
-            ]
+            // The header block, written straight into one reused buffer (this runs once per line).
+            header.removeAll(keepingCapacity: true)
+            header.append(contentsOf: "NATS/1.0\r\nNats-Msg-Id: ".utf8)
+            header.append(contentsOf: fields.id)
+            header.append(UInt8(ascii: ":"))
+            header.append(contentsOf: fields.crc)
+            header.append(contentsOf: ":\(generation)\r\n".utf8)
             if atomic {
-                headers.append(("Nats-Batch-Id", batchID))
-                headers.append(("Nats-Batch-Sequence", String(inWindow)))
-                if commits { headers.append(("Nats-Batch-Commit", "1")) }
+                header.append(contentsOf: "Nats-Batch-Id: \(batchID)\r\nNats-Batch-Sequence: \(inWindow)\r\n".utf8)
+                if commits { header.append(contentsOf: "Nats-Batch-Commit: 1\r\n".utf8) }
             }
-            if inWindow == 1 { headers.append(("Nats-Expected-Last-Subject-Sequence", String(expected))) }
-            if fault == .refuseMessage(number: messagesThisShip) { headers.append(("Nats-Expected-Last-Sequence", "1")) }
+            if inWindow == 1 { header.append(contentsOf: "Nats-Expected-Last-Subject-Sequence: \(expected)\r\n".utf8) }
+            if fault == .refuseMessage(number: messagesThisShip) { header.append(contentsOf: "Nats-Expected-Last-Sequence: 1\r\n".utf8) }
+            header.append(contentsOf: "\r\n".utf8)
             let reply = commits ? connection.newReplySubject() : nil
-            try connection.publish(subject: subject, replyTo: reply, headerBlock: NatsEncoder.headerBlock(headers), payload: line.bytes.buffer)
+            try connection.publish(subject: subject, replyTo: reply, headerBlock: header, payload: line.bytes.buffer)
             if case .dropConnection(let after)? = fault, messagesThisShip == after {
                 try connection.flush()
                 connection.close()

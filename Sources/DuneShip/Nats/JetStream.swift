@@ -25,8 +25,12 @@ package struct JetStream {
     package struct StoredMessage: Sendable, Equatable {
         package var sequence: UInt64
         package var subject: String
-        package var headers: NatsHeaders
+        /// The message's header block, as stored (with the server's own headers for a direct get).
+        package var headerBlock: [UInt8]
         package var payload: [UInt8]
+
+        /// The parsed header block.
+        package var headers: NatsHeaders { NatsHeaders(parsing: headerBlock) }
     }
 
     /// A publish acknowledgement: where the (last) message went.
@@ -85,6 +89,33 @@ package struct JetStream {
         _ = try call("$JS.API.STREAM.MSG.DELETE.\(stream)", JSONObject([JSONMember("seq", .number(Double(sequence)))]))
     }
 
+    /// `erase` of every sequence, pipelined: up to 256 requests are written before their replies
+    /// are read (the replies may come in any order).
+    package func erase(_ stream: String, sequences: [UInt64]) throws(NatsError) {
+        var start = 0
+        while start < sequences.count {
+            let chunk = sequences[start..<min(start + 256, sequences.count)]
+            start += chunk.count
+            var pending: Set<String> = []
+            for sequence in chunk {
+                let reply = connection.newReplySubject()
+                pending.insert(reply)
+                let request = JSONObject([JSONMember("seq", .number(Double(sequence)))])
+                try connection.publish(subject: "$JS.API.STREAM.MSG.DELETE.\(stream)", replyTo: reply,
+                                       payload: Array(JSONWriter.string(.object(request)).utf8))
+            }
+            try connection.flush()
+            while !pending.isEmpty {
+                let message = try connection.nextMessage()
+                guard pending.remove(message.subject) != nil else { continue }
+                if message.status == 503 {
+                    throw NatsError(.noResponders, "nothing at \(connection.url) answers JetStream's API (is JetStream enabled?)")
+                }
+                _ = try Self.decodeReply(message.payload, subject: "$JS.API.STREAM.MSG.DELETE.\(stream)")
+            }
+        }
+    }
+
     // MARK: - Messages
 
     /// The subject's last message, or `nil` when it holds none (`$JS.API.STREAM.MSG.GET`, `last_by_subj`).
@@ -113,11 +144,11 @@ package struct JetStream {
             guard let decoded = Base64.decode(data) else { throw NatsError(.protocolViolation, "JetStream sent a message whose data is not base64") }
             payload = decoded
         }
-        var headers = NatsHeaders()
+        var headerBlock: [UInt8] = []
         if case .string(let block)? = message["hdrs"], let decoded = Base64.decode(block) {
-            headers = NatsHeaders(parsing: decoded)
+            headerBlock = decoded
         }
-        return StoredMessage(sequence: UInt64(sequence), subject: subject, headers: headers, payload: payload)
+        return StoredMessage(sequence: UInt64(sequence), subject: subject, headerBlock: headerBlock, payload: payload)
     }
 
     /// Up to `batch` messages of `subject` from stream sequence `sequence` on, by one direct get
@@ -134,16 +165,16 @@ package struct JetStream {
         var messages: [StoredMessage] = []
         while true {
             let message = try connection.awaitReply(reply)
-            let headers = message.headers
-            switch headers.status {
+            switch message.status {
             case 204?, 404?: return messages
             case nil:
-                guard let text = headers["Nats-Sequence"], let stored = UInt64(text) else {
+                guard let text = message.headerValue("Nats-Sequence"), let stored = UInt64(text) else {
                     throw NatsError(.protocolViolation, "a direct get reply has no Nats-Sequence header")
                 }
-                messages.append(StoredMessage(sequence: stored, subject: headers["Nats-Subject"] ?? subject, headers: headers, payload: message.payload))
+                messages.append(StoredMessage(sequence: stored, subject: message.headerValue("Nats-Subject").map(String.init) ?? subject,
+                                              headerBlock: message.headerBlock, payload: message.payload))
             case let status?:
-                throw NatsError(.jetStream(code: status, errorCode: 0), "JetStream's direct get failed: \(status) \(headers.statusDescription)")
+                throw NatsError(.jetStream(code: status, errorCode: 0), "JetStream's direct get failed: \(status) \(message.headers.statusDescription)")
             }
         }
     }

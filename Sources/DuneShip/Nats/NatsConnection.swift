@@ -302,7 +302,7 @@ package final class NatsConnection {
         while true {
             let message = try nextMessage()
             guard message.subject == reply else { continue }
-            if message.headers.status == 503 {
+            if message.status == 503 {
                 throw NatsError(.noResponders, "nothing at \(url) answers requests on this subject (is JetStream enabled: 'nats-server -js'?)")
             }
             return message

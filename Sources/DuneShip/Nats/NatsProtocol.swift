@@ -37,6 +37,15 @@ package struct NatsMessage: Sendable, Equatable {
 
     /// The parsed header block (no fields and no status for `MSG`).
     package var headers: NatsHeaders { NatsHeaders(parsing: headerBlock) }
+
+    /// The inline status of the header block (`NATS/1.0 503`), read without parsing the fields.
+    package var status: Int? { NatsHeaders.status(of: headerBlock) }
+
+    /// The value of header `name` as the server spells it (JetStream's own headers), found
+    /// without parsing the whole block.
+    package func headerValue(_ name: StaticString) -> Substring? {
+        NatsHeaders.value(of: name, in: headerBlock)
+    }
 }
 
 /// A parsed header block: `NATS/1.0[ status[ description]]` and `Key: Value` lines.
@@ -64,6 +73,34 @@ package struct NatsHeaders: Sendable, Equatable {
             let value = line[line.index(after: colon)...].drop { $0 == " " }
             fields.append((name, String(value)))
         }
+    }
+
+    /// The inline status of a header block, from its first line alone.
+    package static func status(of block: [UInt8]) -> Int? {
+        // "NATS/1.0 503…": the status is the three digits after the version and a space.
+        guard block.count >= 12, block[8] == 32 else { return nil }
+        var value = 0
+        for byte in block[9..<12] {
+            guard byte >= 48, byte <= 57 else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        return value
+    }
+
+    /// The first value of the field spelled exactly `name` in `block`, found by a scan of its bytes.
+    package static func value(of name: StaticString, in block: [UInt8]) -> Substring? {
+        let key = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        var index = 0
+        while let lineEnd = block[index...].firstIndex(of: 10) {
+            let line = index
+            index = lineEnd + 1
+            guard lineEnd - line > key.count, block[line + key.count] == UInt8(ascii: ":"),
+                  key.elementsEqual(block[line..<(line + key.count)]) else { continue }
+            let valueEnd = lineEnd > 0 && block[lineEnd - 1] == 13 ? lineEnd - 1 : lineEnd
+            let text = String(decoding: block[(line + key.count + 1)..<valueEnd], as: UTF8.self)
+            return text.drop { $0 == " " }
+        }
+        return nil
     }
 
     /// The first value of header `name` (names compare case-insensitively, as NATS does).
@@ -127,8 +164,12 @@ package struct NatsParser {
             }
             return nil
         }
-        let line = String(decoding: buffer[position..<lineEnd], as: UTF8.self)
         let afterLine = lineEnd + 2
+        // MSG and HMSG, by far the most frequent, are read from the bytes without building the line's text.
+        if let operation = messageOperation(at: position, lineEnd: lineEnd) {
+            return try message(from: position + operation, lineEnd: lineEnd, headers: operation == 5, payloadStart: afterLine)
+        }
+        let line = String(decoding: buffer[position..<lineEnd], as: UTF8.self)
         let operation = line.prefix { $0 != " " && $0 != "\t" }.uppercased()
         switch operation {
         case "PING":
@@ -148,39 +189,68 @@ package struct NatsParser {
         case "INFO":
             position = afterLine
             return .info(Array(line.dropFirst(4).drop { $0 == " " }.utf8))
-        case "MSG", "HMSG":
-            return try message(line, headers: operation == "HMSG", payloadStart: afterLine)
         default:
             throw NatsError(.protocolViolation, "the server sent an unknown operation: '\(line.prefix(80))'")
         }
     }
 
-    /// A `MSG subject sid [reply] size` or `HMSG subject sid [reply] headerSize totalSize` frame,
-    /// once its payload and the `\r\n` after it are all here.
-    private mutating func message(_ line: String, headers: Bool, payloadStart: Int) throws(NatsError) -> NatsFrame? {
-        let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        let sizes = headers ? 2 : 1
-        guard parts.count == 3 + sizes || parts.count == 4 + sizes,
-              let subscription = Int(parts[2]) else {
-            throw NatsError(.protocolViolation, "the server sent a malformed message line: '\(line.prefix(200))'")
+    /// `4` after `MSG ` (or a tab), `5` after `HMSG `, case-insensitively; `nil` for other operations.
+    private func messageOperation(at start: Int, lineEnd: Int) -> Int? {
+        func upper(_ byte: UInt8) -> UInt8 { byte >= 97 && byte <= 122 ? byte - 32 : byte }
+        func isBlank(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 }
+        if lineEnd - start > 4, upper(buffer[start]) == 77, upper(buffer[start + 1]) == 83, upper(buffer[start + 2]) == 71,
+           isBlank(buffer[start + 3]) {
+            return 4
         }
-        let replyTo = parts.count == 4 + sizes ? String(parts[3]) : nil
-        guard let total = Int(parts[parts.count - 1]), total >= 0, total <= Self.maximumMessage else {
-            throw NatsError(.protocolViolation, "the server sent a malformed message size: '\(line.prefix(200))'")
+        if lineEnd - start > 5, upper(buffer[start]) == 72, upper(buffer[start + 1]) == 77, upper(buffer[start + 2]) == 83,
+           upper(buffer[start + 3]) == 71, isBlank(buffer[start + 4]) {
+            return 5
+        }
+        return nil
+    }
+
+    /// A `MSG subject sid [reply] size` or `HMSG subject sid [reply] headerSize totalSize` frame (its
+    /// arguments from `start` to `lineEnd`), once its payload and the `\r\n` after it are all here.
+    private mutating func message(from start: Int, lineEnd: Int, headers: Bool, payloadStart: Int) throws(NatsError) -> NatsFrame? {
+        var fields: [Range<Int>] = []
+        var index = start
+        while index < lineEnd, fields.count < 6 {
+            while index < lineEnd, buffer[index] == 32 || buffer[index] == 9 { index += 1 }
+            let fieldStart = index
+            while index < lineEnd, buffer[index] != 32, buffer[index] != 9 { index += 1 }
+            if index > fieldStart { fields.append(fieldStart..<index) }
+        }
+        func text() -> String { String(decoding: buffer[(start - (headers ? 5 : 4))..<lineEnd].prefix(200), as: UTF8.self) }
+        func number(_ range: Range<Int>) -> Int? {
+            guard !range.isEmpty, range.count < 19 else { return nil }
+            var value = 0
+            for byte in buffer[range] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        let sizes = headers ? 2 : 1
+        guard index == lineEnd, fields.count == 2 + sizes || fields.count == 3 + sizes, let subscription = number(fields[1]) else {
+            throw NatsError(.protocolViolation, "the server sent a malformed message line: '\(text())'")
+        }
+        guard let total = number(fields[fields.count - 1]), total <= Self.maximumMessage else {
+            throw NatsError(.protocolViolation, "the server sent a malformed message size: '\(text())'")
         }
         var headerSize = 0
         if headers {
-            guard let size = Int(parts[parts.count - 2]), size >= 0, size <= total else {
-                throw NatsError(.protocolViolation, "the server sent a malformed header size: '\(line.prefix(200))'")
+            guard let size = number(fields[fields.count - 2]), size <= total else {
+                throw NatsError(.protocolViolation, "the server sent a malformed header size: '\(text())'")
             }
             headerSize = size
         }
         let end = payloadStart + total
         guard buffer.count >= end + 2 else { return nil }
         guard buffer[end] == UInt8(ascii: "\r"), buffer[end + 1] == UInt8(ascii: "\n") else {
-            throw NatsError(.protocolViolation, "a message from the server is not followed by CRLF (subject '\(parts[1])')")
+            throw NatsError(.protocolViolation, "a message from the server is not followed by CRLF: '\(text())'")
         }
-        let message = NatsMessage(subject: String(parts[1]), subscription: subscription, replyTo: replyTo,
+        let replyTo = fields.count == 3 + sizes ? String(decoding: buffer[fields[2]], as: UTF8.self) : nil
+        let message = NatsMessage(subject: String(decoding: buffer[fields[0]], as: UTF8.self), subscription: subscription, replyTo: replyTo,
                                   headerBlock: Array(buffer[payloadStart..<payloadStart + headerSize]),
                                   payload: Array(buffer[payloadStart + headerSize..<end]))
         position = end + 2

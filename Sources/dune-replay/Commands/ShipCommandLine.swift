@@ -141,7 +141,7 @@ enum ShipCommandLine {
         }
         var text = "ship: \(summary.published) lines published to '\(summary.subject)' (stream \(summary.stream)); it held \(summary.alreadyHeld) of the log's \(summary.logLines)"
         if summary.replacedRedacted {
-            text += "; \(summary.purged) messages purged first (\(summary.erased) of them erased): they held lines a forget has redacted since"
+            text += "; first \(summary.erased) messages erased (they held lines a forget has redacted since) and \(summary.purged) more purged"
         }
         Terminal.out(text + "\n")
     }
