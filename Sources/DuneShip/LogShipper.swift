@@ -42,8 +42,22 @@ package struct ShipSummary: Sendable, Equatable {
     package var erased = 0
     /// The log's forget generation (its `data.forgotten` events), the last part of each `Nats-Msg-Id`.
     package var forgetGeneration = 0
-    /// Whether publishing used atomic batches (else one acknowledged message at a time).
-    package var atomicBatches = false
+    /// How lines were published (docs/shipping.md, "Pipelining").
+    package var mode = PublishMode.none
+}
+
+/// How a ship publishes, chosen by the stream (docs/shipping.md, "Pipelining").
+package enum PublishMode: String, Sendable, Equatable {
+    /// Nothing was published.
+    case none
+    /// A stream of this subject alone: a pipeline of plain publishes, each naming the stream
+    /// sequence before it (`Nats-Expected-Last-Sequence`), acknowledged every `window` lines.
+    case chained
+    /// A stream shared with other subjects, with atomic publishing: one atomic batch of
+    /// `window` lines at a time, its first message naming the subject's last sequence.
+    case atomicBatches
+    /// A shared stream without atomic publishing: one acknowledged publish per line.
+    case oneByOne
 }
 
 /// Ships a log to a JetStream subject (docs/shipping.md): every stored line the subject
@@ -129,7 +143,7 @@ package final class LogShipper {
     private func shipOrThrow() throws -> ShipSummary {
         let stream = try resolveStream()
         let subject = options.subject
-        var summary = ShipSummary(stream: stream.name, subject: subject, atomicBatches: stream.allowsAtomicPublish)
+        var summary = ShipSummary(stream: stream.name, subject: subject)
         let scan = try LogScan(path: options.logPath)
         summary.logLines = scan.lineEnds.count
         summary.forgetGeneration = scan.forgetGeneration
@@ -161,7 +175,15 @@ package final class LogShipper {
         }
         summary.alreadyHeld = start - 1
         guard start <= scan.lineEnds.count else { return summary }
-        summary.published = try publish(from: start, scan: scan, stream: stream, expectedSubjectSequence: expectedSubjectSequence)
+        if stream.subjects == [subject] {
+            // A stream of this subject alone: every stream sequence is predictable, and each message can name its predecessor.
+            summary.mode = .chained
+            let lastSequence = try jetStream.streamInfo(stream.name)?.lastSequence ?? 0
+            summary.published = try publishChained(from: start, scan: scan, streamLastSequence: lastSequence)
+        } else {
+            summary.mode = stream.allowsAtomicPublish ? .atomicBatches : .oneByOne
+            summary.published = try publish(from: start, scan: scan, stream: stream, expectedSubjectSequence: expectedSubjectSequence)
+        }
         return summary
     }
 
@@ -277,6 +299,66 @@ package final class LogShipper {
             inWindow = 0
         }
         return published
+    }
+
+    /// Publishes lines `start…` as a pipeline of plain publishes on a stream that holds only this
+    /// subject: line *n*'s message carries `Nats-Expected-Last-Sequence` = the stream sequence of line
+    /// *n − 1*'s, so when the server refuses one message (or one is lost), it refuses every later one
+    /// too, and the subject stays a prefix of the log. Every `window`-th message (and the last) asks
+    /// for an acknowledgement; up to `windowsInFlight` windows are unacknowledged at a time.
+    private func publishChained(from start: Int, scan: LogScan, streamLastSequence: UInt64) throws -> Int {
+        let subject = options.subject
+        let window = max(1, options.window)
+        let windowsInFlight = 8
+        let total = scan.lineEnds.count
+        let generation = scan.forgetGeneration
+        // Stream sequence of line n: base + n.
+        let base = streamLastSequence &- UInt64(start - 1)
+        var acknowledged = start - 1
+        var outstanding: [(reply: String, line: Int)] = []
+        var header: [UInt8] = []
+        header.reserveCapacity(256)
+
+        /// Waits for the oldest outstanding acknowledgement and checks it.
+        func awaitOldest() throws {
+            let (reply, line) = outstanding.removeFirst()
+            let ack = try JetStream.publishAck(try connection.awaitReply(reply).payload)
+            guard ack.sequence == base &+ UInt64(line) else {
+                throw ShipError(.conflict, "the stream \(ack.stream) stored line \(line) at sequence \(ack.sequence), not \(base &+ UInt64(line)): another writer publishes to it; ship again")
+            }
+            acknowledged = line
+        }
+
+        let reader = LogLineReader(file: scan.file)
+        _ = try reader.forEachLine(startingAt: scan.offset(ofLine: start), firstLineNumber: start) { line in
+            guard line.number <= total else { return }
+            guard let fields = StoredLineFields(line.bytes.buffer), fields.seq == line.number else {
+                throw ShipError(.damagedLog, "the log '\(options.logPath)' changed while it was shipped: line \(line.number) is not seq \(line.number); ship again")
+            }
+            messagesThisShip += 1
+            var previous = base &+ UInt64(line.number - 1)
+            if fault == .refuseMessage(number: messagesThisShip) { previous &+= 1_000_000 }
+            header.removeAll(keepingCapacity: true)
+            header.append(contentsOf: "NATS/1.0\r\nNats-Msg-Id: ".utf8)
+            header.append(contentsOf: fields.id)
+            header.append(UInt8(ascii: ":"))
+            header.append(contentsOf: fields.crc)
+            header.append(contentsOf: ":\(generation)\r\nNats-Expected-Last-Sequence: \(previous)\r\n\r\n".utf8)
+            let acknowledges = (line.number - start + 1) % window == 0 || line.number == total
+            let reply = acknowledges ? connection.newReplySubject() : nil
+            try connection.publish(subject: subject, replyTo: reply, headerBlock: header, payload: line.bytes.buffer)
+            if case .dropConnection(let after)? = fault, messagesThisShip == after {
+                try connection.flush()
+                connection.close()
+                throw ShipError(.unavailable, "test fault: the connection to \(options.url) was dropped after \(after) messages, before their acknowledgement")
+            }
+            if let reply { outstanding.append((reply, line.number)) }
+            if connection.queuedByteCount >= 256 * 1024 || reply != nil { try connection.flush() }
+            while outstanding.count >= windowsInFlight { try awaitOldest() }
+        }
+        try connection.flush()
+        while !outstanding.isEmpty { try awaitOldest() }
+        return acknowledged - (start - 1)
     }
 
     // MARK: - Following

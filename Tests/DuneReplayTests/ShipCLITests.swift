@@ -264,6 +264,8 @@ struct ShipCLITests {
             let mirrored = try cli.run(["mirror", "--nats", server.url, "--subject", "dune.person.big", "--log", "mirror.jsonl"])
             #expect(mirrored.status == 0, "\(mirrored)")
             #expect(try cli.bytes("mirror.jsonl") == cli.bytes(log), "mirror output cmp-equal to the log")
+            let mode = try FileManager.default.attributesOfItem(atPath: cli.directory + "/mirror.jsonl")[.posixPermissions] as? Int
+            #expect(mode == 0o600, "a mirror output is created 0600, like every log")
             let verified = try cli.run(["verify", "--log", "mirror.jsonl"])
             #expect(verified.status == 0, "\(verified)")
 

@@ -19,6 +19,8 @@ package struct JetStream {
         package var allowsDirectGet: Bool
         /// Messages per subject, for the `subjects_filter` asked (absent subjects hold none).
         package var subjectCounts: [String: Int]
+        /// The stream's last sequence (it stays where it was after a purge).
+        package var lastSequence: UInt64 = 0
     }
 
     /// One stored message.
@@ -222,13 +224,17 @@ package struct JetStream {
             for case .string(let subject) in values { subjects.append(subject) }
         }
         var counts: [String: Int] = [:]
-        if case .object(let state)? = reply["state"], case .object(let perSubject)? = state["subjects"] {
-            for member in perSubject.members {
-                if case .number(let count) = member.value { counts[member.key] = Int(count) }
+        var lastSequence: UInt64 = 0
+        if case .object(let state)? = reply["state"] {
+            if case .object(let perSubject)? = state["subjects"] {
+                for member in perSubject.members {
+                    if case .number(let count) = member.value { counts[member.key] = Int(count) }
+                }
             }
+            if case .number(let last)? = state["last_seq"] { lastSequence = UInt64(last) }
         }
         return StreamInfo(name: name, subjects: subjects, allowsAtomicPublish: config["allow_atomic"] == .bool(true),
-                          allowsDirectGet: config["allow_direct"] == .bool(true), subjectCounts: counts)
+                          allowsDirectGet: config["allow_direct"] == .bool(true), subjectCounts: counts, lastSequence: lastSequence)
     }
 }
 

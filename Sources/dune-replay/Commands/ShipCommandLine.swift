@@ -135,7 +135,7 @@ enum ShipCommandLine {
                 JSONMember("logLines", .number(Double(summary.logLines))), JSONMember("alreadyHeld", .number(Double(summary.alreadyHeld))),
                 JSONMember("published", .number(Double(summary.published))), JSONMember("replacedRedacted", .bool(summary.replacedRedacted)),
                 JSONMember("purged", .number(Double(summary.purged))), JSONMember("erased", .number(Double(summary.erased))), JSONMember("forgetGeneration", .number(Double(summary.forgetGeneration))),
-                JSONMember("atomicBatches", .bool(summary.atomicBatches)),
+                JSONMember("mode", .string(summary.mode.rawValue)),
             ]))) + "\n")
             return
         }
