@@ -310,30 +310,54 @@ struct ShipCLITests {
         }
     }
 
-    /// A publish that fails in the middle of a window stores none of that window: the subject stays a
-    /// prefix of the log in seq order, and the next ship completes it exactly once.
-    @Test func failureInTheMiddleOfAWindowKeepsExactlyOnceAndOrder() throws {
+    /// A publish that fails in the middle of a window leaves the subject a prefix of the log, each line
+    /// once, in seq order, and the next ship completes it exactly once. Both pipelines: the chained one
+    /// (a stream of the subject alone: a refused message makes every later one refused) and atomic
+    /// batches (a stream shared by everyone: a failed batch stores none of its lines).
+    @Test(arguments: [false, true]) func failureInTheMiddleOfAWindowKeepsExactlyOnceAndOrder(sharedStream: Bool) throws {
         try withCLI { cli in
             let server = try NatsTestServer(directory: cli.directory)
             defer { server.stop() }
             let log = try makeLog(cli, name: "a.jsonl", days: 30)
             let lines = try lineCount(cli, log)
-            let path = cli.directory + "/" + log
-            var options = ShipOptions(logPath: path, url: NatsURL(server.url)!, subject: "dune.person.a", stream: "A")
+            let logLines = try cli.bytes(log).split(separator: UInt8(ascii: "\n"))
+            let url = NatsURL(server.url)!
+            var options = ShipOptions(logPath: cli.directory + "/" + log, url: url, subject: "dune.person.a", stream: sharedStream ? nil : "A")
+            if sharedStream {
+                let connection = try NatsConnection.connect(url, name: "test") { _ in }
+                _ = try JetStream(connection).call("$JS.API.STREAM.CREATE.A", JSONObject([
+                    JSONMember("name", .string("A")), JSONMember("subjects", .array([.string("dune.person.*")])),
+                    JSONMember("storage", .string("file")), JSONMember("allow_atomic", .bool(true)), JSONMember("allow_direct", .bool(true)),
+                ]))
+                connection.close()
+            }
             options.window = 1000
-            for fault in [LogShipper.Fault.dropConnection(afterMessages: 1500), .refuseMessage(number: 1500)] {
+            var held = 0
+            for (index, fault) in [LogShipper.Fault.dropConnection(afterMessages: 1500), .refuseMessage(number: 1500)].enumerated() {
                 let shipper = try LogShipper.connect(options) { _ in }
                 shipper.fault = fault
                 #expect(throws: ShipError.self) { try shipper.ship() }
                 shipper.close()
-                let held = try server.messages(inStream: "A")
-                #expect(held % 1000 == 0 && held < lines, "\(fault): \(held) messages, whole windows only")
+                let before = held
+                held = try server.messages(inStream: "A")
+                #expect(held >= before && held < lines, "\(fault): \(held) messages")
+                if sharedStream {
+                    #expect(held % 1000 == 0, "\(fault): \(held) messages, whole batches only")
+                } else if case .refuseMessage = fault {
+                    #expect(held == before + 1499, "\(fault): the lines before the refused one, none after it")
+                }
+                // The subject is the log's first `held` lines, in order.
+                let name = "prefix-\(index).jsonl"
+                let mirrored = try cli.run(["mirror", "--nats", server.url, "--subject", "dune.person.a", "--log", name])
+                #expect(mirrored.status == 0, "\(mirrored)")
+                let expected = logLines.prefix(held).flatMap { Array($0) + [UInt8(ascii: "\n")] }
+                #expect(try cli.bytes(name) == expected, "\(fault): the subject is a prefix of the log")
             }
-            #expect(try server.messages(inStream: "A") == 2000)
             let shipper = try LogShipper.connect(options) { _ in }
             let summary = try shipper.ship()
             shipper.close()
-            #expect(summary.alreadyHeld == 2000 && summary.published == lines - 2000)
+            #expect(summary.mode == (sharedStream ? .atomicBatches : .chained))
+            #expect(summary.alreadyHeld == held && summary.published == lines - held)
             #expect(try server.messages(inStream: "A") == lines)
             let mirrored = try cli.run(["mirror", "--nats", server.url, "--subject", "dune.person.a", "--log", "m.jsonl"])
             #expect(mirrored.status == 0, "\(mirrored)")

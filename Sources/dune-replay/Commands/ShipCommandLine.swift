@@ -20,10 +20,13 @@ enum ShipCommandLine {
           --follow         Keep running: ship again each time the log changes, until interrupted.
           --json           A summary as JSON (with --follow, one line per ship that published).
 
-        Publishes every line the subject does not hold yet, resuming from the subject's last message, in
-        atomic batches of up to 1000 lines. Each message is the stored line without its newline, with the
-        header Nats-Msg-Id: <event id>:<crc>:<data.forgotten events in the log>.
-        After a forget, the lines the subject holds in their old form are purged and the log published again.
+        Publishes every line the subject does not hold yet, resuming from the subject's last message,
+        pipelined: to a stream of the subject alone as a chain of publishes each naming the sequence before
+        it, to a shared stream in atomic batches of up to 1000 lines (docs/shipping.md). Each message is the
+        stored line without its newline, with the header
+        Nats-Msg-Id: <event id>:<crc>:<data.forgotten events in the log>.
+        After a forget, the lines the subject holds in their old form are erased and purged on the server,
+        and the log is published again.
         Exit 65: the log is damaged, or the subject holds lines this log does not (nothing is published);
         66: no log; 69: the server cannot be reached (the URL is named).
         """,
