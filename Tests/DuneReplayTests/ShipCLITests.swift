@@ -430,6 +430,31 @@ struct ShipCLITests {
         }
     }
 
+    /// Token and user/password logins, a refused login (69, saying so), and a message over the
+    /// server's max_payload refused by the client with a clear error.
+    @Test func authenticationAndMaxPayload() throws {
+        try withCLI { cli in
+            let log = try makeLog(cli, name: "a.jsonl", days: 3)
+            for (arguments, good, bad) in [(["--auth", "s3cret"], "s3cret@", "wrong@"), (["--user", "ann", "--pass", "pw"], "ann:pw@", "ann:nope@")] {
+                let server = try NatsTestServer(directory: cli.directory + "/" + good.prefix(3), extraArguments: arguments)
+                defer { server.stop() }
+                let address = server.url.replacingOccurrences(of: "nats://", with: "")
+                let refused = try cli.run(["ship", "--log", log, "--nats", "nats://\(bad)\(address)", "--subject", "dune.person.a", "--stream", "A"])
+                #expect(refused.status == 69, "\(refused)")
+                #expect(refused.stderr.contains("refused the login"), "\(refused)")
+                #expect(!refused.stderr.contains("warning"), "no warning on loopback: \(refused)")
+                let shipped = try cli.run(["ship", "--log", log, "--nats", "nats://\(good)\(address)", "--subject", "dune.person.a", "--stream", "A"])
+                #expect(shipped.status == 0, "\(shipped)")
+                let connection = try NatsConnection.connect(NatsURL("nats://\(good)\(address)")!, name: "test") { _ in }
+                defer { connection.close() }
+                let tooLarge = [UInt8](repeating: UInt8(ascii: "x"), count: connection.maxPayload + 1)
+                #expect { try connection.publish(subject: "dune.person.big", replyTo: nil, payload: tooLarge) } throws: { error in
+                    (error as? NatsError)?.kind == .maxPayload && "\(error)".contains("max_payload")
+                }
+            }
+        }
+    }
+
     @Test func followShipsAppends() throws {
         try withCLI { cli in
             let server = try NatsTestServer(directory: cli.directory)
