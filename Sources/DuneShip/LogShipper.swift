@@ -128,7 +128,17 @@ package final class LogShipper {
     package func ship() throws(ShipError) -> ShipSummary {
         messagesThisShip = 0
         do {
-            return try shipOrThrow()
+            // A ship killed a moment ago may still have messages in the server's queues, stored
+            // after this ship read where the subject ends: its chain then breaks at once ("wrong
+            // last sequence"). Reading the subject again and resuming is what a re-run would do.
+            var attempt = 1
+            while true {
+                do {
+                    return try shipOrThrow()
+                } catch let error as NatsError where error.kind == .jetStream(code: 400, errorCode: 10071) && attempt < 3 && fault == nil {
+                    attempt += 1
+                }
+            }
         } catch let error as ShipError {
             throw error
         } catch let error as NatsError {
