@@ -38,7 +38,10 @@ let package = Package(
         // Synthetic data and Apple Health export fixtures: for `generate`, the tests and
         // the benchmarks, not a product, so no app links them.
         .target(name: "DuneFixtures", dependencies: ["DuneEvents"]),
-        .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport", "DuneHealthKit", "DuneTools", "DuneFixtures"]),
+        // Shipping a log to NATS JetStream and mirroring it back (SPEC §14, docs/shipping.md): the
+        // NATS client, for `dune-replay ship`/`mirror` and server-side Swift, not a product, so no app links it.
+        .target(name: "DuneShip", dependencies: ["DuneEvents", "DuneTools"]),
+        .executableTarget(name: "dune-replay", dependencies: ["DuneEvents", "DuneProjections", "DuneHealthImport", "DuneHealthKit", "DuneTools", "DuneFixtures", "DuneShip"]),
         // The slow reference paths the fast ones are checked against (the reference read of a
         // log, the reference replay): test code, shared by the test targets, in Tests/.
         .target(name: "DuneOracles", dependencies: ["DuneEvents", "DuneProjections", "DuneTools"], path: "Tests/DuneOracles"),
@@ -46,7 +49,7 @@ let package = Package(
         .testTarget(name: "DuneProjectionsTests", dependencies: ["DuneEvents", "DuneProjections", "DuneTools", "DuneFixtures", "DuneOracles"]),
         // MARK: issue 33 (HealthKit sync): the engine against the in-memory source.
         .testTarget(name: "DuneHealthKitTests", dependencies: ["DuneHealthKit", "DuneEvents", "DuneProjections", "DuneTools", "DuneFixtures"]),
-        .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "DuneTools", "dune-replay", "DuneFixtures"]),
+        .testTarget(name: "DuneReplayTests", dependencies: ["DuneEvents", "DuneTools", "dune-replay", "DuneFixtures", "DuneShip"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -273,6 +273,31 @@ fi
 # ============================================================================
 # End of: HealthKit adapter (issue 33)
 # ============================================================================
+# --- NATS sockets (issue 36) ---------------------------------------------------
+# Platform/Socket.swift (the TCP client of DuneShip) is type-checked with the rest
+# of Platform/ above, against the "NATS sockets" section of the stand-in header.
+# With --self-test, three socket mistakes Linux accepts must fail against Darwin:
+# Linux-only socket flags (SOCK_CLOEXEC, MSG_NOSIGNAL) and sa_family read as
+# Linux's 16 bits (Darwin's sa_family_t is 8).
+if [[ ${1:-} == --self-test ]]; then
+    socket_mistakes=(
+        "_ = SOCK_CLOEXEC"
+        "_ = MSG_NOSIGNAL"
+        "let family: UInt16 = sockaddr().sa_family; _ = family"
+    )
+    for index in "${!socket_mistakes[@]}"; do
+        dir="$work/socket-mistake-$index"
+        cp -r "$work/macOS" "$dir"
+        printf '\n#if canImport(Darwin)\nfunc injectedSocketMistake() {\n    %s\n}\n#endif\n' "${socket_mistakes[$index]}" >> "$dir/Socket.swift"
+        if typecheck "$dir" >/dev/null 2>&1; then
+            echo "check-darwin: self-test: '${socket_mistakes[$index]}' type-checked, but Darwin would refuse it" >&2
+            failed=1
+        else
+            echo "check-darwin: self-test: '${socket_mistakes[$index]}' is refused"
+        fi
+    done
+fi
+# --- end of NATS sockets (issue 36) --------------------------------------------
 
 if [[ $failed != 0 ]]; then
     echo "check-darwin: FAILED" >&2

@@ -21,6 +21,9 @@ struct DuneReplay {
         ForgetCommandLine.subcommand,
         // issue 33 (HealthKit sync): trace replay through the sync engine.
         SyncCommandLine.subcommand,
+        // Shipping to NATS JetStream (issue 36, SPEC §14).
+        ShipCommandLine.subcommand,
+        ShipCommandLine.mirrorSubcommand,
     ]
 
     static func main() async {

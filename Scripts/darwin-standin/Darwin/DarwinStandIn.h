@@ -292,4 +292,79 @@ int kqueue(void);
 int kevent(int kq, const struct kevent *changes, int changeCount,
            struct kevent *events, int eventCount, const struct timespec *timeout);
 
+
+/* === NATS sockets (issue 36): what Platform/Socket.swift uses === */
+
+/* --- sys/errno.h (xnu bsd/sys/errno.h): the socket errors --- */
+#define EPIPE 32
+#define EINPROGRESS 36
+#define ECONNABORTED 53
+#define ECONNRESET 54
+#define ETIMEDOUT 60
+
+/* --- sys/fcntl.h (xnu bsd/sys/fcntl.h): the close-on-exec descriptor flag --- */
+#define F_SETFD 2
+#define FD_CLOEXEC 1
+
+/* --- sys/_types/_socklen_t.h, sys/_types/_sa_family_t.h: sa_family_t is 8 bits
+   on Darwin (Linux: unsigned short), and every sockaddr starts with its length --- */
+typedef uint32_t socklen_t;       /* __darwin_socklen_t, __uint32_t */
+typedef uint8_t sa_family_t;      /* __uint8_t */
+
+/* --- sys/socket.h (xnu bsd/sys/socket.h). Darwin has SO_NOSIGPIPE, and neither
+   SOCK_CLOEXEC nor SOCK_NONBLOCK (Linux-only socket(2) type flags). --- */
+#define SOCK_STREAM 1
+#define SOL_SOCKET 0xffff
+#define SO_ERROR 0x1007
+#define SO_NOSIGPIPE 0x1022
+#define AF_UNSPEC 0
+#define AF_INET 2
+#define AF_INET6 30
+struct sockaddr {
+    uint8_t sa_len;
+    sa_family_t sa_family;
+    char sa_data[14];
+};
+int socket(int domain, int type, int protocol);
+int connect(int socket, const struct sockaddr *address, socklen_t length);
+int getsockopt(int socket, int level, int name, void *value, socklen_t *length);
+int setsockopt(int socket, int level, int name, const void *value, socklen_t length);
+ssize_t send(int socket, const void *buffer, size_t length, int flags);
+ssize_t recv(int socket, void *buffer, size_t length, int flags);
+
+/* --- netinet/in.h, netinet/tcp.h (xnu bsd/netinet/in.h, bsd/netinet/tcp.h) --- */
+#define IPPROTO_TCP 6
+#define TCP_NODELAY 0x01
+
+/* --- netdb.h (Libinfo lookup.subproj/netdb.h, in the SDK as usr/include/netdb.h).
+   Darwin's addrinfo has ai_canonname before ai_addr (Glibc: after). --- */
+struct addrinfo {
+    int ai_flags;
+    int ai_family;
+    int ai_socktype;
+    int ai_protocol;
+    socklen_t ai_addrlen;
+    char *ai_canonname;
+    struct sockaddr *ai_addr;
+    struct addrinfo *ai_next;
+};
+int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints, struct addrinfo **result);
+void freeaddrinfo(struct addrinfo *list);
+const char *gai_strerror(int code);
+
+/* --- poll.h (xnu bsd/sys/poll.h): nfds_t is an unsigned int on Darwin (Glibc: unsigned long) --- */
+typedef unsigned int nfds_t;
+struct pollfd {
+    int fd;
+    short events;
+    short revents;
+};
+#define POLLIN 0x0001
+#define POLLOUT 0x0004
+#define POLLERR 0x0008
+#define POLLHUP 0x0010
+int poll(struct pollfd *fds, nfds_t count, int timeout);
+
+/* === end of NATS sockets (issue 36) === */
+
 #endif

@@ -7,6 +7,8 @@ enum ExitCode: Int32 {
     case dataError = 65
     /// An input file is missing or unreadable.
     case noInput = 66
+    /// A server cannot be reached (`ship`, `mirror`: docs/shipping.md).
+    case unavailable = 69
     /// A write, fsync or other I/O call failed.
     case ioError = 74
     /// Another process holds the log's writer lock.
