@@ -33,14 +33,11 @@ package struct AnyAppProjection: Sendable {
             return nil
         }
         encode = { model in
-            guard let typed = model.value as? Model else { return nil }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            return (try? encoder.encode(typed)).map { Array($0) }
+            return (model.value as? Model).flatMap { try? Array(encoder.encode($0)) }
         }
-        decode = { bytes in
-            (try? JSONDecoder().decode(Model.self, from: Data(bytes))).map(AppModel.init)
-        }
+        decode = { bytes in (try? JSONDecoder().decode(Model.self, from: Data(bytes))).map(AppModel.init) }
     }
 }
 
@@ -66,8 +63,8 @@ package struct AppFailure: Sendable, Equatable {
     package var message: String
 }
 
-/// One app projection in the engine: its model, or its failure.
-package struct AppFoldState: Sendable {
+/// One app projection in the engine (and in a ``StoreState``): its model, or its failure.
+package struct AppFoldState: Sendable, Equatable {
     package let projection: AnyAppProjection
     package var model: AppModel
     package var failure: AppFailure?
@@ -76,11 +73,8 @@ package struct AppFoldState: Sendable {
         self.projection = projection
         model = projection.initial
     }
-}
 
-/// An app projection's model or failure in a ``StoreState``.
-package struct AppModelEntry: Sendable, Equatable {
-    package let name: String
-    package let model: AppModel
-    package let failure: AppFailure?
+    package static func == (lhs: AppFoldState, rhs: AppFoldState) -> Bool {
+        lhs.projection.name == rhs.projection.name && lhs.model == rhs.model && lhs.failure == rhs.failure
+    }
 }

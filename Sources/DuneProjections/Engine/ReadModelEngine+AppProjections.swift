@@ -51,11 +51,6 @@ extension ReadModelEngine {
         }
     }
 
-    /// The app projections' entries of a state.
-    var appEntries: [AppModelEntry] {
-        apps.map { AppModelEntry(name: $0.projection.name, model: $0.model, failure: $0.failure) }
-    }
-
     /// The app projections' parts of a snapshot: each model as JSON, or its failure.
     var appParts: [AppSnapshotPart] {
         apps.compactMap { app in

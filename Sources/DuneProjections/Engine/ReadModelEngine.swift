@@ -50,11 +50,6 @@ package struct ReadModelEngine: Sendable {
         apps = appProjections.map(AppFoldState.init)
     }
 
-    /// An engine that folded `events` from scratch.
-    package init(replaying events: some Sequence<RecordedEvent>) {
-        apply(Array(events))
-    }
-
     // MARK: - Folding
 
     /// Folds `events` in order; events with `seq ≤ throughSeq` are skipped.
@@ -107,7 +102,7 @@ package struct ReadModelEngine: Sendable {
                 throughSeq: seq, readiness: readiness.readModel(metrics: stage.metrics),
                 trends: TrendsModel(throughSeq: seq, metrics: stage.metrics),
                 weeklyStats: WeeklyStatsModel(throughSeq: seq, daily: stage.daily),
-                syncStatus: syncStatus.readModel().restamped(seq), apps: appEntries), stage: stage)
+                syncStatus: syncStatus.readModel().restamped(seq), apps: apps), stage: stage)
         }
         if last.state.throughSeq == seq { return last.state }
         let previous = last.state
@@ -130,7 +125,7 @@ package struct ReadModelEngine: Sendable {
                                             inputs: stage.metrics.map(ReadinessDay.Inputs.init(metrics:)))
         }
         return remember(StoreState(throughSeq: seq, readiness: readinessModel, trends: trendsModel, weeklyStats: weeklyModel,
-                                   syncStatus: syncStatus.readModel().restamped(seq), apps: appEntries), stage: stage)
+                                   syncStatus: syncStatus.readModel().restamped(seq), apps: apps), stage: stage)
     }
 
     private mutating func remember(_ state: StoreState, stage: DailyStage) -> StoreState {
@@ -144,18 +139,15 @@ package struct ReadModelEngine: Sendable {
         var stage: DailyStage
     }
 
-    /// The daily values of `date` with their contributing samples, or `nil` (what `explain` shows).
-    package func dailyValues(on date: DayKey) -> DailyValues? {
-        samples.dailyValues(on: date)
-    }
-
     // MARK: - Snapshots
 
     /// The snapshot of this engine (written beside the log, read by ``init(_:)``).
     /// - Complexity: O(n log n) for n samples.
     package var snapshot: ProjectionSnapshot {
-        ProjectionSnapshot(throughSeq: throughSeq, samples: samples.liveBlock(), profileSleepTargetMinutes: readiness.profileSleepTargetMinutes,
-                           profileSeq: readiness.profileSeq, syncStatus: syncStatus, appParts: appParts)
+        let block = samples.liveBlock()
+        return ProjectionSnapshot(throughSeq: throughSeq, samples: block, index: SampleIndex(indexing: block),
+                                  profileSleepTargetMinutes: readiness.profileSleepTargetMinutes, profileSeq: readiness.profileSeq,
+                                  syncStatus: syncStatus, appParts: appParts)
     }
 
     /// The engine as `snapshot` recorded it (app projections aside: see ``restoring(_:appProjections:)``).

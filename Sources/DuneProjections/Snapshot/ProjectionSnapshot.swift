@@ -59,14 +59,6 @@ package struct ProjectionSnapshot: Sendable {
         self.appParts = appParts
     }
 
-    /// A snapshot of an engine's `samples` and its other folds' states, all at `throughSeq`.
-    init(throughSeq: Int, samples: SampleBlock, profileSleepTargetMinutes: Double?, profileSeq: Int?,
-         syncStatus: SyncStatusProjection, appParts: [AppSnapshotPart]) {
-        self.init(throughSeq: throughSeq, samples: samples, index: SampleIndex(indexing: samples),
-                  profileSleepTargetMinutes: profileSleepTargetMinutes, profileSeq: profileSeq, syncStatus: syncStatus,
-                  appParts: appParts)
-    }
-
     // MARK: - The small parts
 
     /// What a snapshot holds besides its rows and index image, and how to read those.

@@ -25,10 +25,10 @@ public struct StoreState: Sendable, Equatable {
     /// Refreshes and feature loading; equal to `sync-status.json`.
     public let syncStatus: SyncStatusModel
     /// The app's own projections' models (or failures), in registration order.
-    package let apps: [AppModelEntry]
+    package let apps: [AppFoldState]
 
     package init(throughSeq: Int, readiness: ReadinessModel, trends: TrendsModel, weeklyStats: WeeklyStatsModel,
-                 syncStatus: SyncStatusModel, apps: [AppModelEntry] = []) {
+                 syncStatus: SyncStatusModel, apps: [AppFoldState] = []) {
         self.throughSeq = throughSeq
         self.readiness = readiness
         self.trends = trends
@@ -48,7 +48,7 @@ public struct StoreState: Sendable, Equatable {
     /// - Throws: ``AppProjectionError`` when the projection is not registered
     ///   with the store, or its fold threw (the error names the event's seq).
     public func model<Model>(of projection: AppProjection<Model>) throws(AppProjectionError) -> Model {
-        guard let entry = apps.first(where: { $0.name == projection.name }) else {
+        guard let entry = apps.first(where: { $0.projection.name == projection.name }) else {
             throw AppProjectionError(projection: projection.name, seq: nil,
                                      message: "not registered: register it in the options the store is opened with")
         }
@@ -62,12 +62,6 @@ public struct StoreState: Sendable, Equatable {
         }
         return model
     }
-
-    /// The state of an empty log.
-    package static let empty: StoreState = {
-        var fold = ReadModelEngine()
-        return fold.state()
-    }()
 
     /// The models whose content differs between `self` and `other`, their
     /// `throughSeq` aside (every appended event moves it).

@@ -3,6 +3,11 @@ import DuneProjections
 
 /// What `explain` reads of the engine: one day, and the values and samples behind it.
 extension ReadModelEngine {
+    /// The daily values of `date` with their contributing samples, or `nil`.
+    package func dailyValues(on date: DayKey) -> DailyValues? {
+        samples.dailyValues(on: date)
+    }
+
     /// Day `date` alone, computed from only D−60…D by the same code as
     /// the engine's readiness model (on a day without HRV, also the latest earlier day with
     /// HRV, for the measure); `nil` when the day has no sample.

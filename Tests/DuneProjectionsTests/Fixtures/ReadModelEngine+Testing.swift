@@ -3,6 +3,12 @@ import DuneEvents
 import DuneTools
 
 extension ReadModelEngine {
+    /// An engine that folded `events` from scratch.
+    init(replaying events: some Sequence<RecordedEvent>) {
+        self.init()
+        apply(Array(events))
+    }
+
     /// Every read model of `events`, folded from scratch.
     static func models(_ events: some Sequence<RecordedEvent>) -> StoreState {
         var engine = ReadModelEngine(replaying: events)
