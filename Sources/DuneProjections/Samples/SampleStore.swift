@@ -24,12 +24,12 @@ import DuneEvents
 ///   and a replaced or deleted one is found by binary search.
 /// Lookups therefore never sort and never depend on hash order, and
 /// ``samples(on:)`` gives back exactly the samples that were applied.
-package struct SampleStore: Sendable, Equatable {
+package struct SampleStore: Sendable {
     /// The kinds whose content the store keeps.
     package let retainedKinds: Set<SampleKind>
     private let retainedMask: UInt16
     private(set) var versions = SampleVersions()
-    private var index = SampleIndex()
+    private(set) var index = SampleIndex()
     private(set) var buckets = DayBuckets()
     /// Where the loads of ``SampleIndex/warm(_:count:)`` go.
     private var warmed: UInt64 = 0
@@ -231,23 +231,6 @@ package struct SampleStore: Sendable, Equatable {
             for (source, count) in zip(block.sources, blockCounts) where count > 0 { counts[source, default: 0] += count }
         }
         return counts
-    }
-
-    // MARK: - Equality
-
-    /// Stores are equal when they track the same samples (id, version `seq`
-    /// and day) and keep the same content — however they were fed.
-    package static func == (lhs: SampleStore, rhs: SampleStore) -> Bool {
-        guard lhs.retainedKinds == rhs.retainedKinds, lhs.count == rhs.count, lhs.buckets == rhs.buckets else { return false }
-        for day in lhs.days where lhs.samples(on: day) != rhs.samples(on: day) { return false }
-        for version in lhs.index.versions {
-            let key = lhs.versions.key(version)
-            guard let other = rhs.index.find(hash: key.hash64, matches: { rhs.versions.hasKey($0, key) }),
-                  lhs.versions.row(version).seq == rhs.versions.row(other.version).seq,
-                  lhs.versions.dayOrdinal(version) == rhs.versions.dayOrdinal(other.version)
-            else { return false }
-        }
-        return true
     }
 
     // MARK: - Snapshots
