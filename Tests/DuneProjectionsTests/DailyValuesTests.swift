@@ -5,7 +5,7 @@ import Testing
 /// Daily values exactly as SPEC §6 defines them, checked through the fold.
 struct DailyValuesTests {
     private func values(_ log: LogBuilder, on date: String) throws -> DailyValues? {
-        TrendsProjection(replaying: log.events).dailyValues(on: try day(date))
+        ReadModelEngine(replaying: log.events).dailyValues(on: try day(date))
     }
 
     @Test func overlappingWatchIPhoneAndAutoSleepNightIsCountedOnce() throws {
@@ -140,7 +140,7 @@ struct DailyValuesTests {
             value: 70, samples: [SampleReference(id: "h2", seq: 5)]))
 
         try log.delete(id: "never-seen")
-        #expect(TrendsProjection(replaying: log.events).samples.count == 1)
+        #expect(ReadModelEngine(replaying: log.events).samples.count == 1)
     }
 
     @Test func sleepEndingBefore18IsTodaysAndAt18IsTomorrows() throws {
@@ -154,7 +154,7 @@ struct DailyValuesTests {
         // Written in +09:00, 09:30Z is 18:30 local → 2026-03-03.
         try log.sleep(id: "nap4", .asleepCore, from: "2026-03-02T18:10:00+09:00", to: "2026-03-02T18:30:00+09:00")
 
-        let projection = TrendsProjection(replaying: log.events)
+        let projection = ReadModelEngine(replaying: log.events)
         #expect(projection.samples.days == [try day("2026-03-02"), try day("2026-03-03")])
         // 2026-03-02: 16:00Z–16:59:59Z (nap1) ∪ 16:30Z–16:59:59Z (nap3) = 3599 s.
         #expect(projection.dailyValues(on: try day("2026-03-02"))?.sleep?.minutes == 3599.0 / 60)

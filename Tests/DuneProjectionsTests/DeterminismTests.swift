@@ -9,9 +9,9 @@ struct DeterminismTests {
     /// The four files from a synchronous fold of every event: the reference.
     private func referenceFiles(_ events: [RecordedEvent]) -> [ReadModelFile] {
         [
-            ReadinessProjection(replaying: events).file(),
-            TrendsProjection(replaying: events).file(),
-            WeeklyStatsProjection(replaying: events).file(),
+            ReadModelEngine.file(.readiness, events),
+            ReadModelEngine.file(.trends, events),
+            ReadModelEngine.file(.weeklyStats, events),
             SyncStatusProjection(replaying: events).file(),
         ]
     }
@@ -19,29 +19,29 @@ struct DeterminismTests {
     @Test(arguments: [1, 7, 1000, Int.max])
     func batchesOfAnySizeGiveByteIdenticalFiles(batchSize: Int) async throws {
         let events = try SyntheticLog.make()
-        let set = ProjectionSet()
+        var engine = ReadModelEngine()
         var start = 0
         while start < events.count {
             let end = start + min(batchSize, events.count - start)
-            await set.apply(Array(events[start..<end]))
+            engine.apply(Array(events[start..<end]))
             start = end
         }
-        let files = await set.files()
+        let files = await engine.state().files()
         #expect(files.map(\.fileName) == ["readiness.json", "trends.json", "weekly-stats.json", "sync-status.json"])
         #expect(files == referenceFiles(events))
-        #expect(await set.throughSeq() == events.count)
+        #expect(engine.throughSeq == events.count)
     }
 
     @Test func syntheticLogExercisesEveryPath() throws {
         let events = try SyntheticLog.make()
-        let readiness = ReadinessProjection(replaying: events).readModel()
+        let readiness = ReadModelEngine.models(events).readiness
         #expect(Set(readiness.days.map(\.status)) == Set(ReadinessStatus.allCases))
         #expect(readiness.days.contains { $0.hrvComponent != nil && $0.rhrComponent != nil && $0.sleepComponent != nil })
-        let trends = TrendsProjection(replaying: events).readModel()
+        let trends = ReadModelEngine.models(events).trends
         #expect(trends.hrvNormalRange != nil)
         #expect(trends.metrics.allSatisfy { !$0.daily.isEmpty })
         #expect(!trends.trainingLoad.isEmpty)
-        let weekly = WeeklyStatsProjection(replaying: events).readModel()
+        let weekly = ReadModelEngine.models(events).weeklyStats
         #expect(Set(weekly.weeks.flatMap { $0.byActivity.map(\.activityType) }).count == 4)
         let sync = SyncStatusProjection(replaying: events).readModel()
         #expect(sync.features.map(\.feature) == ["readiness", "trends", "weeklyStats"])
@@ -51,16 +51,16 @@ struct DeterminismTests {
 
     @Test func overlappingAndRepeatedBatchesAreSkipped() async throws {
         let events = try SyntheticLog.make(days: 40)
-        let set = ProjectionSet()
+        var engine = ReadModelEngine()
         // Each batch repeats the last 50 events of the one before; the whole log comes twice.
         var start = 0
         while start < events.count {
             let end = min(start + 300, events.count)
-            await set.apply(Array(events[max(0, start - 50)..<end]))
+            engine.apply(Array(events[max(0, start - 50)..<end]))
             start = end
         }
-        await set.apply(events)
-        #expect(await set.files() == referenceFiles(events))
+        engine.apply(events)
+        #expect(await engine.state().files() == referenceFiles(events))
     }
 
     @Test func readModelsDependOnlyOnEventsNotOnRecordedAt() throws {
@@ -77,23 +77,5 @@ struct DeterminismTests {
             #expect(file.bytes.last == UInt8(ascii: "\n"))
             #expect(file.bytes.filter { $0 == UInt8(ascii: "\n") }.count == 1)
         }
-    }
-
-    @Test func setWithASelectionFeedsAndWritesOnlyThose() async throws {
-        let events = try SyntheticLog.make(days: 20)
-        let set = ProjectionSet([.syncStatus, .readiness])
-        await set.apply(events)
-        #expect(set.names == [.readiness, .syncStatus])
-        #expect(set.trends == nil)
-        #expect(await set.files() == [ReadinessProjection(replaying: events).file(), SyncStatusProjection(replaying: events).file()])
-        #expect(await set.file(.weeklyStats) == nil)
-    }
-
-    @Test func actorStateIsTheSameFoldExplainCanRead() async throws {
-        let events = try SyntheticLog.make(days: 20)
-        let actor = ReadinessActor()
-        await actor.apply(events)
-        #expect(await actor.state == ReadinessProjection(replaying: events))
-        #expect(await actor.throughSeq == events.count)
     }
 }

@@ -44,9 +44,9 @@ import DuneTools
 
     /// The files `rebuild` would write for the log at `path`.
     static func rebuiltFiles(_ path: String) async throws -> [ReadModelFile] {
-        let set = ProjectionSet()
-        try await Replayer.replay(try LogReader(path: path), into: set)
-        return await set.files()
+        var engine = ReadModelEngine()
+        try await Replayer.replay(try LogReader(path: path), into: &engine)
+        return await engine.state().files()
     }
 
     static func files(of store: DuneStore) async -> [ReadModelFile] {
@@ -70,10 +70,7 @@ import DuneTools
             #expect(outcomes.count == inputs.count)
             let unstored = outcomes.filter { !$0.isStored }
             #expect(unstored.isEmpty, "\(unstored.prefix(3))")
-            let appendedSeqs = outcomes.compactMap { outcome -> Int? in
-                if case .appended(let seq) = outcome { return seq }
-                return nil
-            }
+            let appendedSeqs = outcomes.compactMap(\.appendedSeq)
             #expect(appendedSeqs == appendedSeqs.sorted() && appendedSeqs.count > 1000)
             #expect(await store.throughSeq == appendedSeqs.last)
             let rebuilt = try await Self.rebuiltFiles(path)
@@ -122,6 +119,31 @@ import DuneTools
         }
     }
 
+    /// Appending a refresh says what the coordinator decided, as its stored event and the sync status record it.
+    @Test func appendingARefreshReturnsTheCoordinatorsDecision() async throws {
+        try await Self.withDirectory { directory in
+            let store = try await DuneStore.open(at: directory + "/events.jsonl")
+            let start = Self.time("2026-03-02T08:00:00Z")
+            let outcomes = try await store.append([
+                .refresh(RefreshRequest(source: .foreground, kind: nil, at: start)),
+                .refresh(RefreshRequest(source: .foreground, kind: nil, at: start.adding(seconds: 10))),
+                .refresh(RefreshRequest(source: .backgroundDelivery, kind: nil, at: start.adding(seconds: 20))),
+                .refresh(RefreshRequest(source: .pullToRefresh, kind: nil, at: start.adding(seconds: 30))),
+                Self.hrv("a", "2026-03-02T06:00:00Z", 48),
+            ])
+            #expect(outcomes == [
+                .refreshed(seq: 1, decision: .performed(refreshSignal: 1)),
+                .refreshed(seq: 2, decision: .throttled(reason: .coordinatorThrottle)),
+                .refreshed(seq: 3, decision: .cacheInvalidated),
+                .refreshed(seq: 4, decision: .performed(refreshSignal: 2)),
+                .appended(seq: 5),
+            ])
+            #expect(outcomes.allSatisfy { $0.isStored })
+            #expect(await store.state.syncStatus.refresh.refreshSignal == 2)
+            await store.close()
+        }
+    }
+
     @Test func reAppendingIsIdempotentAndContentIdentityIsOnParsedValues() async throws {
         try await Self.withDirectory { directory in
             let path = directory + "/events.jsonl"
@@ -134,7 +156,7 @@ import DuneTools
             #expect(try await store.append(sample) == .appended(seq: 1))
             #expect(try await store.append(sample) == .alreadyAppended)
             let keyed = StoreInput.refresh(RefreshRequest(source: .pullToRefresh, kind: nil, at: start), eventID: "r-1")
-            #expect(try await store.append(keyed) == .appended(seq: 2))
+            #expect(try await store.append(keyed) == .refreshed(seq: 2, decision: .performed(refreshSignal: 1)))
             #expect(try await store.append(keyed) == .alreadyAppended)
             let reused = StoreInput.refresh(RefreshRequest(source: .foreground, kind: nil, at: start), eventID: "r-1")
             guard case .conflict(let reason) = try await store.append(reused) else {

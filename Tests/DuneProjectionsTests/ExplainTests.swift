@@ -11,10 +11,10 @@ struct ExplainTests {
 
     /// Two passes over `events`, as `dune-replay explain` does: the projection and the ids, then their history.
     private func readiness(_ events: [RecordedEvent], on date: DayKey) throws -> ReadinessExplanation {
-        var projection = ReadinessProjection()
+        var projection = ReadModelEngine()
         var finder = DaySampleIDs(days: date...date, kinds: ReadinessExplanation.sampleKinds)
         for event in events {
-            projection.apply(event)
+            projection.apply([event])
             finder.apply(event)
         }
         var history = SampleHistory(ids: finder.ids)
@@ -75,7 +75,7 @@ struct ExplainTests {
 
         let explanation = try readiness(log.events, on: dayD)
         // The numbers are the projection's, the same as its read model's day.
-        #expect(explanation.day == ReadinessProjection(replaying: log.events).readModel().day(dayD))
+        #expect(explanation.day == ReadModelEngine.models(log.events).readiness.day(dayD))
         #expect(explanation.day.hrv == 45)
         #expect(explanation.values.hrv?.samples == [SampleReference(id: "H1", seq: correction)])
         #expect(explanation.hrvBaselineDays.count == 20)

@@ -32,32 +32,24 @@ import DuneTools
         var trends: TrendsModel
         var weekly: WeeklyStatsModel
         var sync: SyncStatusModel
-        var readinessProjection: ReadinessProjection
-        var weeklyProjection: WeeklyStatsProjection
+        var engine: ReadModelEngine
     }
 
     static func models(_ events: [RecordedEvent]) -> Models {
-        let readiness = ReadinessProjection(replaying: events)
-        let trends = TrendsProjection(replaying: events)
-        let weekly = WeeklyStatsProjection(replaying: events)
+        var engine = ReadModelEngine(replaying: events)
         let sync = SyncStatusProjection(replaying: events)
-        var batched = (ReadinessProjection(), TrendsProjection(), WeeklyStatsProjection(), SyncStatusProjection())
-        let batch = EventBatch(events)
-        batched.0.apply(batch)
-        batched.1.apply(batch)
-        batched.2.apply(batch)
-        batched.3.apply(batch)
-        #expect(batched.0.readModel().fileBytes == readiness.readModel().fileBytes)
-        #expect(batched.1.readModel().fileBytes == trends.readModel().fileBytes)
-        #expect(batched.2.readModel().fileBytes == weekly.readModel().fileBytes)
-        #expect(batched.3.readModel().fileBytes == sync.readModel().fileBytes)
+        var batched = ReadModelEngine()
+        batched.apply(EventBatch(events))
+        let state = engine.state()
+        #expect(batched.state() == state)
+        #expect(sync.readModel().restamped(state.throughSeq) == state.syncStatus)
         // Models written entry by entry give exactly the bytes of their whole JSON tree.
         func tree(_ model: some ReadModelJSON) -> [UInt8] { Array((JSONWriter.string(model.jsonValue) + "\n").utf8) }
-        #expect(readiness.readModel().fileBytes == tree(readiness.readModel()))
-        #expect(trends.readModel().fileBytes == tree(trends.readModel()))
-        #expect(weekly.readModel().fileBytes == tree(weekly.readModel()))
-        return Models(readiness: readiness.readModel(), trends: trends.readModel(), weekly: weekly.readModel(), sync: sync.readModel(),
-                      readinessProjection: readiness, weeklyProjection: weekly)
+        #expect(state.readiness.fileBytes == tree(state.readiness))
+        #expect(state.trends.fileBytes == tree(state.trends))
+        #expect(state.weeklyStats.fileBytes == tree(state.weeklyStats))
+        return Models(readiness: state.readiness, trends: state.trends, weekly: state.weeklyStats, sync: state.syncStatus,
+                      engine: engine)
     }
 
     static let day = DayKey(year: 2026, month: 3, day: 2)
@@ -97,7 +89,7 @@ import DuneTools
             }
             best = (value, name)
         }
-        let daily = try #require(models.weeklyProjection.dailyValues(on: Self.day))
+        let daily = try #require(models.engine.dailyValues(on: Self.day))
         #expect(daily.steps?.value == Double(best?.value ?? -1))
         #expect(daily.steps?.source == best?.name)
         #expect(daily.steps?.sources.count == count)
@@ -179,7 +171,7 @@ import DuneTools
         let models = Self.models(try Self.events(.corrections, count: count))
         #expect(models.readiness.days.count == 1)
         #expect(models.readiness.days.first?.hrv == 20 + Double(count - 1) / 1000)
-        #expect(models.readinessProjection.samples.count == 1)
+        #expect(models.engine.samples.count == 1)
         // Re-sending any earlier version is not a correction: the decider finds it among thousands.
         var state = IngestState()
         for (seq, event) in try Self.events(.corrections, count: 40).enumerated() {
@@ -242,7 +234,7 @@ import DuneTools
         #expect(models.readiness.days.first?.sleepMinutes == expected)
         #expect(models.readiness.days.first?.date == Self.day)
         // The read models unite packed rows from their numbers; explain's full path agrees.
-        let full = try #require(models.readinessProjection.dailyValues(on: Self.day)?.sleep)
+        let full = try #require(models.engine.dailyValues(on: Self.day)?.sleep)
         #expect(full.minutes == expected && full.samples.count == count)
     }
 
@@ -290,7 +282,7 @@ import DuneTools
         let ordered = (0..<10).sorted { lastSeq[$0] < lastSeq[$1] }.map { value[$0] }
         #expect(models.readiness.days.count == 1)
         #expect(models.readiness.days.first?.hrv == ordered.reduce(0, +) / 10)
-        #expect(models.readinessProjection.samples.count == 10)
+        #expect(models.engine.samples.count == 10)
     }
 
     @Test func stringsAtTheirLimitsAreKeptWhole() throws {

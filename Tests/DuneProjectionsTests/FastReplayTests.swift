@@ -39,18 +39,18 @@ import DuneTools
     /// replay it is checked against (DuneOracles' ``ReferenceReplay``).
     enum Decoding: CaseIterable { case fast, reference }
 
-    static func replay(_ path: String, _ range: LogReader.Range = LogReader.Range(), into projections: ProjectionSet,
+    static func replay(_ path: String, _ range: LogReader.Range = LogReader.Range(), into engine: inout ReadModelEngine,
                        decoding: Decoding) async throws {
         switch decoding {
-        case .fast: try await Replayer.replay(try LogReader(path: path), range: range, into: projections)
-        case .reference: try await ReferenceReplay.replay(path: path, range: range, into: projections)
+        case .fast: try await Replayer.replay(try LogReader(path: path), range: range, into: &engine)
+        case .reference: try await ReferenceReplay.replay(path: path, range: range, into: &engine)
         }
     }
 
     static func files(_ path: String, _ range: LogReader.Range = LogReader.Range(), decoding: Decoding) async throws -> [ReadModelFile] {
-        let projections = ProjectionSet()
-        try await replay(path, range, into: projections, decoding: decoding)
-        return await projections.files()
+        var engine = ReadModelEngine()
+        try await replay(path, range, into: &engine, decoding: decoding)
+        return await engine.state().files()
     }
 
     @Test func fastReplayWritesTheReferenceBytes() async throws {
@@ -68,99 +68,24 @@ import DuneTools
         }
     }
 
-    /// With readiness and trends both selected, `files()` computes the days'
-    /// metrics once and builds both models from them: the bytes are those of
-    /// each projection replayed alone (which computes its own days), and of
-    /// each projection's own `readModel()`.
-    @Test func sharedDayMetricsGiveEachProjectionItsOwnBytes() async throws {
-        try await Self.withLog { path, events in
-            let together = ProjectionSet()
-            try await Replayer.replay(try LogReader(path: path), into: together)
-            let files = await together.files()
-            #expect(files.map(\.projection) == ProjectionName.allCases)
-            for name in ProjectionName.allCases {
-                let alone = ProjectionSet([name])
-                try await Replayer.replay(try LogReader(path: path), into: alone)
-                let own = await alone.files()
-                #expect(own.count == 1)
-                #expect(files.first { $0.projection == name } == own.first, "\(name)")
-            }
-            var readiness = ReadinessProjection()
-            var trends = TrendsProjection()
-            for event in events {
-                readiness.apply(event)
-                trends.apply(event)
-            }
-            #expect(files.first { $0.projection == .readiness }?.bytes == readiness.readModel().fileBytes)
-            #expect(files.first { $0.projection == .trends }?.bytes == trends.readModel().fileBytes)
-            // Metrics of another seq are not used: the model is computed from the projection's own samples.
-            let shorter = ReadinessActor(readiness)
-            let stale = (days: [DailyMetrics](), throughSeq: readiness.throughSeq - 1)
-            #expect(await shorter.file(metrics: stale).bytes == readiness.readModel().fileBytes)
-        }
-    }
-
-    /// A set made for files (`rebuild`) folds samples in the trends actor
-    /// alone and builds the readiness and weekly models from its days: the
-    /// files, and the models read after them, are those of a set whose
-    /// actors each keep their own samples — for every selection with trends,
-    /// every range, and both decoding paths.
-    @Test func aSetForFilesWritesTheBytesOfOneWhoseProjectionsKeepTheirOwnSamples() async throws {
-        try await Self.withLog { path, events in
-            let cut = events[events.count / 2].recordedAt
-            let ranges = [LogReader.Range(), LogReader.Range(throughSeq: 0), LogReader.Range(throughSeq: 7777),
-                          LogReader.Range(after: 3000, throughSeq: 9000), LogReader.Range(asOf: cut)]
-            let selections: [[ProjectionName]] = [ProjectionName.allCases, [.readiness, .trends], [.weeklyStats, .trends],
-                                                  [.readiness, .weeklyStats]]
-            for range in ranges {
-                for names in selections {
-                    for decoding in Decoding.allCases {
-                        let own = ProjectionSet(names)
-                        try await Self.replay(path, range, into: own, decoding: decoding)
-                        let shared = ProjectionSet(forFiles: names)
-                        #expect(shared.modelsFromTrends == names.contains(.trends))
-                        try await Self.replay(path, range, into: shared, decoding: decoding)
-                        #expect(await shared.files() == own.files(), "\(range) \(names) \(decoding)")
-                        #expect(await shared.readiness?.readModel() == own.readiness?.readModel())
-                        #expect(await shared.weeklyStats?.readModel() == own.weeklyStats?.readModel())
-                        #expect(await shared.trends?.readModel() == own.trends?.readModel())
-                        if shared.modelsFromTrends {
-                            #expect(await shared.readiness?.state.samples.count ?? 0 == 0)
-                            #expect(await shared.weeklyStats?.state.samples.count ?? 0 == 0)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     @Test func foldingBatchesEqualsFoldingEvents() async throws {
         try await Self.withLog { path, events in
-            var readiness = ReadinessProjection()
-            var trends = TrendsProjection()
-            var weekly = WeeklyStatsProjection()
-            var sync = SyncStatusProjection()
+            var engine = ReadModelEngine()
             // Uneven batches, one repeated, one overlapping the one before.
             var start = 0
             var size = 1
             while start < events.count {
                 let end = min(events.count, start + size)
                 for batch in [EventBatch(events[start..<end]), EventBatch(events[max(0, start - 3)..<end])] {
-                    readiness.apply(batch)
-                    trends.apply(batch)
-                    weekly.apply(batch)
-                    sync.apply(batch)
+                    engine.apply(batch)
                 }
                 start = end
                 size = size * 3 + 1
             }
-            #expect(readiness == ReadinessProjection(replaying: events))
-            #expect(trends == TrendsProjection(replaying: events))
-            #expect(weekly == WeeklyStatsProjection(replaying: events))
-            #expect(sync == SyncStatusProjection(replaying: events))
-            #expect(readiness.file() == ReadinessProjection(replaying: events).file())
-            #expect(trends.file() == TrendsProjection(replaying: events).file())
-            #expect(weekly.file() == WeeklyStatsProjection(replaying: events).file())
+            let scratch = ReadModelEngine(replaying: events)
+            #expect(engine.samples == scratch.samples && engine.readiness == scratch.readiness)
+            #expect(engine.syncStatus == scratch.syncStatus)
+            #expect(engine.state() == ReadModelEngine.models(events))
         }
     }
 
@@ -179,7 +104,7 @@ import DuneTools
                 start = end
                 size = size * 2 + 1
             }
-            #expect(readiness == ReadinessProjection(replaying: events))
+            #expect(readiness == ReadModelEngine(replaying: events).readiness)
             #expect(sync == SyncStatusProjection(replaying: events))
             // A later slice alone folds nothing before it.
             var tail = SyncStatusProjection()
@@ -192,18 +117,16 @@ import DuneTools
 
     @Test func explainReadsTheSameSamplesFromEitherPath() async throws {
         try await Self.withLog { path, events in
-            let projections = ProjectionSet()
-            try await Replayer.replay(try LogReader(path: path), into: projections)
-            let fast = try #require(await projections.trends?.state)
-            let reference = TrendsProjection(replaying: events)
+            var fast = ReadModelEngine()
+            try await Replayer.replay(try LogReader(path: path), into: &fast)
+            let reference = ReadModelEngine(replaying: events)
             #expect(fast.samples.days == reference.samples.days)
             for day in fast.samples.days {
                 #expect(fast.samples.samples(on: day) == reference.samples.samples(on: day))
                 #expect(fast.dailyValues(on: day) == reference.dailyValues(on: day))
             }
-            let readiness = try #require(await projections.readiness?.state)
-            let day = try #require(readiness.samples.days.last)
-            #expect(readiness.day(day) == ReadinessProjection(replaying: events).day(day))
+            let day = try #require(fast.samples.days.last)
+            #expect(fast.day(day) == reference.day(day))
             #expect(fast.samples.sample(id: "8264D208-F9AE-4BCC-AC75-D0A4FCC88740") == reference.samples.sample(id: "8264D208-F9AE-4BCC-AC75-D0A4FCC88740"))
         }
     }

@@ -50,18 +50,18 @@ import DuneTools
     }
 
     @Test func aRebuildGivesTheStoredReadModels() async throws {
-        let set = ProjectionSet()
-        let summary = try await Replayer.replay(try LogReader(path: Self.v1 + "/events.jsonl"), into: set)
+        var engine = ReadModelEngine()
+        let summary = try await Replayer.replay(try LogReader(path: Self.v1 + "/events.jsonl"), into: &engine)
         #expect(summary.throughSeq == 1509)
-        #expect(Self.byName(await set.files()) == (try Self.expected(Self.v1)))
+        #expect(Self.byName(await engine.state().files()) == (try Self.expected(Self.v1)))
     }
 
     /// The reference path: every line through `EventCodec.decode` (the oracle reader).
     @Test func aReferenceReplayGivesTheStoredReadModels() async throws {
-        let set = ProjectionSet()
-        let summary = try await ReferenceReplay.replay(path: Self.v1 + "/events.jsonl", into: set)
+        var engine = ReadModelEngine()
+        let summary = try await ReferenceReplay.replay(path: Self.v1 + "/events.jsonl", into: &engine)
         #expect(summary.throughSeq == 1509)
-        #expect(Self.byName(await set.files()) == (try Self.expected(Self.v1)))
+        #expect(Self.byName(await engine.state().files()) == (try Self.expected(Self.v1)))
     }
 
     @Test func aStoreOpeningTheLogGivesTheStoredReadModels() async throws {

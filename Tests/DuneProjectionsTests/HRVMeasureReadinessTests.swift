@@ -31,7 +31,7 @@ struct HRVMeasureReadinessTests {
 
     @Test func afterTheSwitchHRVWaits14DaysThenUsesTheNewMeasuresOwnBaseline() throws {
         let log = try watchThenRing(ringDays: 20)
-        let model = ReadinessProjection(replaying: log.events).readModel()
+        let model = ReadModelEngine.models(log.events).readiness
         // The last watch day: an SDNN baseline of 29 days, and a score from all three components.
         let lastWatchDay = try #require(model.day(switchDay.adding(days: -1)))
         #expect(lastWatchDay.hrvMeasure == .sdnn)
@@ -62,7 +62,7 @@ struct HRVMeasureReadinessTests {
         var log = try watchThenRing(ringDays: 20)
         let later = switchDay.adding(days: 25)
         try log.quantity(.restingHeartRate, id: "rhr-later", start: time(later), value: 55)
-        let model = ReadinessProjection(replaying: log.events).readModel()
+        let model = ReadModelEngine.models(log.events).readiness
         let day = try #require(model.day(later))
         #expect(day.hrv == nil)
         #expect(day.hrvMeasure == .rmssd)
@@ -70,7 +70,7 @@ struct HRVMeasureReadinessTests {
         // Before the first HRV day there is no measure.
         var early = LogBuilder()
         try early.quantity(.restingHeartRate, id: "rhr", start: time(switchDay), value: 55)
-        let alone = try #require(ReadinessProjection(replaying: early.events).readModel().day(switchDay))
+        let alone = try #require(ReadModelEngine.models(early.events).readiness.day(switchDay))
         #expect(alone.hrvMeasure == nil)
         #expect(json(alone.jsonValue).contains(#""hrvMeasure":null"#))
     }
@@ -80,37 +80,36 @@ struct HRVMeasureReadinessTests {
         try log.quantity(.hrv, id: "ring", start: time(switchDay, "06:00:00"), value: 80, source: "WHOOP")
         try log.quantity(.hrv, id: "watch-1", start: time(switchDay, "09:00:00"), value: 40, source: "Apple Watch")
         try log.quantity(.hrv, id: "watch-2", start: time(switchDay, "08:00:00"), value: 50, source: "Apple Watch")
-        let day = try #require(ReadinessProjection(replaying: log.events).readModel().day(switchDay))
+        let day = try #require(ReadModelEngine.models(log.events).readiness.day(switchDay))
         #expect(day.hrvMeasure == .sdnn)
         #expect(day.hrv == 45)   // the mean of the two SDNN samples; the RMSSD one is left out
         // The ring's sample is later by start: the day is RMSSD.
         try log.quantity(.hrv, id: "ring", start: time(switchDay, "10:00:00"), value: 80, source: "WHOOP")
-        let corrected = try #require(ReadinessProjection(replaying: log.events).readModel().day(switchDay))
+        let corrected = try #require(ReadModelEngine.models(log.events).readiness.day(switchDay))
         #expect(corrected.hrvMeasure == .rmssd)
         #expect(corrected.hrv == 80)
     }
 
     @Test func trendsUseOnlyTheMeasureOfTheLastDayWithHRV() throws {
         let log = try watchThenRing(ringDays: 20)
-        var trends = TrendsProjection()
-        for event in log.events { trends.apply(event) }
-        let hrv = try #require(trends.readModel().trend(.hrv))
+        let trends = ReadModelEngine.models(log.events).trends
+        let hrv = try #require(trends.trend(.hrv))
         #expect(hrv.measure == .rmssd)
         #expect(hrv.daily.count == 20)
         #expect(hrv.daily.first?.date == switchDay)
         #expect(json(hrv.jsonValue).contains(#""measure":"rmssd""#))
         // Other metrics name no measure.
-        #expect(!json(try #require(trends.readModel().trend(.restingHeartRate)).jsonValue).contains("measure"))
+        #expect(!json(try #require(trends.trend(.restingHeartRate)).jsonValue).contains("measure"))
     }
 
     /// The store's incremental state follows the switch like a state computed from scratch.
     @Test func theStoreStateAcrossTheSwitchEqualsTheStateComputedFromScratch() throws {
         let events = try watchThenRing(ringDays: 20).events
-        var fold = StoreFold()
+        var fold = ReadModelEngine()
         for start in stride(from: 0, to: events.count, by: 7) {
             fold.apply(Array(events[start..<min(events.count, start + 7)]))
             let incremental = fold.state()
-            let same = incremental == StoreFoldTests.fromScratch(events[..<min(events.count, start + 7)])
+            let same = incremental == ReadModelEngineTests.fromScratch(events[..<min(events.count, start + 7)])
             #expect(same, "after \(start + 7) events")
         }
     }

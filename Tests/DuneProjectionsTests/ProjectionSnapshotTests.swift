@@ -13,13 +13,14 @@ import DuneTools
         try? EventCodec.encodeLine(event).withUnsafeBytes { try EventCodec.decode($0) }
     }
 
-    static func files(_ states: StoreProjectionStates) -> [ReadModelFile] {
-        [states.readiness.file(), states.trends.file(), states.weeklyStats.file(), states.syncStatus.file()]
+    static func files(_ engine: ReadModelEngine) -> [ReadModelFile] {
+        var engine = engine
+        let state = engine.state()
+        return ProjectionName.allCases.map { ReadModelFile(projection: $0, bytes: state.fileBytes($0)) }
     }
 
-    static func folded(_ events: some Sequence<RecordedEvent>) -> StoreProjectionStates {
-        StoreProjectionStates(readiness: ReadinessProjection(replaying: events), trends: TrendsProjection(replaying: events),
-                              weeklyStats: WeeklyStatsProjection(replaying: events), syncStatus: SyncStatusProjection(replaying: events))
+    static func folded(_ events: some Sequence<RecordedEvent>) -> ReadModelEngine {
+        ReadModelEngine(replaying: events)
     }
 
     /// A stamp for snapshots that are decoded without a log to check it against.
@@ -48,23 +49,13 @@ import DuneTools
         #expect(events.count > 2_000)
         let cutSeq = max(1, Int(Double(events.count) * cut))
         let before = Self.folded(events.prefix(cutSeq))
-        let snapshot = try #require(try Self.roundTrip(ProjectionSnapshot(readiness: before.readiness, trends: before.trends, syncStatus: before.syncStatus)))
-        var restored = await snapshot.restore()
-        // The restored state reads exactly as the state it was taken from (readiness from the
-        // snapshot's day inputs, not from the samples) …
-        #expect(restored.readiness.readsModelFromSnapshotMetrics && restored.trends.readsModelFromSnapshotMetrics)
-        #expect(restored.readiness.readModel() == before.readiness.readModel())
-        #expect(restored.trends.readModel() == before.trends.readModel())
+        let snapshot = try #require(try Self.roundTrip(before.snapshot))
+        var restored = ReadModelEngine(snapshot)
+        // The restored engine reads exactly as the engine it was taken from …
         #expect(Self.files(restored) == Self.files(before))
-        #expect(restored.readiness.samples == before.readiness.samples)
-        #expect(restored.weeklyStats.samples == before.weeklyStats.samples)
+        #expect(restored.samples == before.samples)
         // … and folding the rest of the log on top gives a from-scratch rebuild, byte for byte.
-        let tail = EventBatch(events.dropFirst(cutSeq))
-        restored.readiness.apply(tail)
-        restored.trends.apply(tail)
-        restored.weeklyStats.apply(tail)
-        restored.syncStatus.apply(tail)
-        #expect(restored.readiness.readsModelFromSnapshotMetrics == tail.lastSeq.map { $0 <= cutSeq } ?? true)
+        restored.apply(EventBatch(events.dropFirst(cutSeq)))
         #expect(Self.files(restored) == Self.files(Self.folded(events)))
     }
 
@@ -77,7 +68,7 @@ import DuneTools
         try log.workout(id: "w", "running", from: "2026-03-02T17:00:00Z", to: "2026-03-02T17:45:00Z", energyKcal: 400,
                         distanceMeters: 8000, volumeKg: nil)
         let states = Self.folded(log.events)
-        let snapshot = try #require(try Self.roundTrip(ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)))
+        let snapshot = try #require(try Self.roundTrip(states.snapshot))
         #expect(snapshot.samples.rows.map(\.seq) == [3, 5])
         #expect(snapshot.samples.sample(at: 0).quantity?.value == 42)
         #expect(snapshot.samples.sample(at: 1).workout?.activityType == "running")
@@ -86,7 +77,7 @@ import DuneTools
 
     @Test func theSectionsRoundTrip() throws {
         let states = Self.folded(Self.events.prefix(3_000))
-        let snapshot = ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)
+        let snapshot = states.snapshot
         #expect(snapshot.samples.fullSamples.count > 0, "the log has workouts, kept whole")
         let decoded = try #require(try Self.roundTrip(snapshot))
         #expect(decoded.throughSeq == snapshot.throughSeq)
@@ -102,10 +93,7 @@ import DuneTools
         }
         #expect(decoded.profileSleepTargetMinutes == snapshot.profileSleepTargetMinutes && decoded.profileSeq == snapshot.profileSeq)
         #expect(decoded.syncStatus.readModel() == snapshot.syncStatus.readModel())
-        let metrics = try #require(decoded.dailyMetrics)
-        #expect(metrics.count == states.readiness.readModel().days.count && metrics == snapshot.dailyMetrics)
-        #expect(metrics.contains { $0.value(.hrv) == nil } && metrics.contains { $0.value(.sleepMinutes) != nil })
-        #expect(metrics.contains { $0.value(.workoutMinutes) != nil } && metrics.contains { $0.value(.steps) != nil })
+        #expect(decoded.appParts == snapshot.appParts)
     }
 
     @Test func samplesKeptWholeRoundTripExactly() throws {
@@ -140,7 +128,7 @@ import DuneTools
 
     @Test func damageInAnySectionIsDetected() throws {
         let states = Self.folded(Self.events.prefix(1_500))
-        let snapshot = ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)
+        let snapshot = states.snapshot
         let bytes = SnapshotFile.encoded(snapshot, at: Self.stamp(snapshot))
         #expect(try Self.decode(bytes) != nil)
         // Every cut short of the end is refused: nothing half-read is ever restored.
@@ -169,7 +157,7 @@ import DuneTools
 
     @Test func rowsAndIndexesThatPassTheirChecksButNotTheirRulesAreRefused() throws {
         let states = Self.folded(Self.events.prefix(1_500))
-        let snapshot = ProjectionSnapshot(readiness: states.readiness, trends: states.trends, syncStatus: states.syncStatus)
+        let snapshot = states.snapshot
         // A row that names no sample kind, written with valid checks (as a bug, not damage, would).
         var rows = snapshot.samples.rows
         rows[0].kindIndex = 0xFF
@@ -231,15 +219,15 @@ import DuneTools
         .deletingLastPathComponent().path
 
     @Test func eachFoldsOutputForTheShippedSampleMatchesItsFoldVersion() async throws {
-        let set = ProjectionSet()
-        try await Replayer.replay(try LogReader(path: Self.repository + "/Logs/events.jsonl"), into: set)
+        var engine = ReadModelEngine()
+        try await Replayer.replay(try LogReader(path: Self.repository + "/Logs/events.jsonl"), into: &engine)
         let expected: [ProjectionName: (version: UInt32, crc: UInt32, constant: String)] = [
             .readiness: (ReadinessProjection.foldVersion, ReadinessProjection.foldVersionOutputCRC, "ReadinessProjection"),
-            .trends: (TrendsProjection.foldVersion, TrendsProjection.foldVersionOutputCRC, "TrendsProjection"),
-            .weeklyStats: (WeeklyStatsProjection.foldVersion, WeeklyStatsProjection.foldVersionOutputCRC, "WeeklyStatsProjection"),
+            .trends: (TrendsModel.foldVersion, TrendsModel.foldVersionOutputCRC, "TrendsModel"),
+            .weeklyStats: (WeeklyStatsModel.foldVersion, WeeklyStatsModel.foldVersionOutputCRC, "WeeklyStatsModel"),
             .syncStatus: (SyncStatusProjection.foldVersion, SyncStatusProjection.foldVersionOutputCRC, "SyncStatusProjection"),
         ]
-        for file in await set.files() {
+        for file in await engine.state().files() {
             let recorded = try #require(expected[file.projection])
             let crc = file.bytes.withUnsafeBytes { CRC32.checksum($0) }
             #expect(crc == recorded.crc, """

@@ -26,7 +26,7 @@ struct ReadinessTests {
     }
 
     private func readinessDay(_ log: LogBuilder) throws -> ReadinessDay {
-        try #require(ReadinessProjection(replaying: log.events).readModel().day(dayD))
+        try #require(ReadModelEngine.models(log.events).readiness.day(dayD))
     }
 
     @Test func dayWithAllThreeComponents() throws {
@@ -151,7 +151,7 @@ struct ReadinessTests {
 
         // Both days use 420 (the latest profile), also the day before it was set:
         // 100·420/420 = 100. 2026-03-03 has only steps: every value null.
-        let file = ReadinessProjection(replaying: log.events).file()
+        let file = ReadModelEngine.file(.readiness, log.events)
         #expect(file.fileName == "readiness.json")
         #expect(text(file.bytes) == #"""
         {"days":[{"date":"2026-03-02","hrv":null,"hrvBaseline":null,"hrvMeasure":null,"hrvScore":null,"rhr":null,"rhrBaseline":null,"rhrScore":null,"score":null,"sleepMinutes":420,"sleepScore":100,"status":"insufficientData"},{"date":"2026-03-03","hrv":null,"hrvBaseline":null,"hrvMeasure":null,"hrvScore":null,"rhr":null,"rhrBaseline":null,"rhrScore":null,"score":null,"sleepMinutes":null,"sleepScore":null,"status":"insufficientData"}],"sleepTargetMinutes":420,"throughSeq":4}
@@ -162,7 +162,7 @@ struct ReadinessTests {
     @Test func defaultSleepTargetIs480() throws {
         var log = LogBuilder()
         try sleep420(&log)
-        let model = ReadinessProjection(replaying: log.events).readModel()
+        let model = ReadModelEngine.models(log.events).readiness
         #expect(model.sleepTargetMinutes == 480)
         #expect(model.day(dayD)?.sleepScore == 87.5)
     }
@@ -182,7 +182,7 @@ struct ReadinessTests {
 
         // 8 h of wall clock on a normal night = 480 min; 22:00Z → 05:00Z = 420 min on
         // the spring night; 21:00Z → 06:00Z = 540 min on the autumn night.
-        let days = ReadinessProjection(replaying: log.events).readModel().days
+        let days = ReadModelEngine.models(log.events).readiness.days
         #expect(days.map(\.date.description) == ["2026-03-23", "2026-03-24", "2026-03-25", "2026-03-26",
                                                  "2026-03-27", "2026-03-28", "2026-03-29", "2026-10-25"])
         #expect(days.map(\.sleepMinutes) == [480, 480, 480, 480, 480, 480, 420, 540])
@@ -195,8 +195,8 @@ struct ReadinessTests {
         try log.quantity(.hrv, id: "hrvD", start: time(dayD), value: 57)
         try log.quantity(.restingHeartRate, id: "rhrD", start: time(dayD), value: 52)
         try sleep420(&log)
-        let projection = ReadinessProjection(replaying: log.events)
-        let model = projection.readModel()
+        var projection = ReadModelEngine(replaying: log.events)
+        let model = projection.state().readiness
         for date in projection.samples.days {
             #expect(projection.day(date) == model.day(date))
         }

@@ -86,7 +86,7 @@ import DuneTools
             var notAppended: [(StoreInput, AppendOutcome)] = []
             for (inputs, outcomes) in results {
                 for (input, outcome) in zip(inputs, outcomes) {
-                    if case .appended(let seq) = outcome { bySeq[seq] = input } else { notAppended.append((input, outcome)) }
+                    if let seq = outcome.appendedSeq { bySeq[seq] = input } else { notAppended.append((input, outcome)) }
                 }
             }
             let single = try EventLog(path: directory + "/single.jsonl")

@@ -126,7 +126,8 @@ import DuneFixtures
             let copy = directory + "/copy.jsonl"
             try FileManager.default.copyItem(atPath: path, toPath: copy)
             let eager = try EventLog(path: copy)
-            let expected = try await eager.ingest(probe.map { try $0.command() }).results.map(AppendOutcome.init)
+            let probed = try await eager.ingest(probe.map { try $0.command() })
+            let expected = probed.results.map { AppendOutcome($0, appended: probed.appended) }
             await eager.close()
 
             let store = try await DuneStore.open(at: path)

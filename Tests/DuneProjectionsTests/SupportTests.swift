@@ -87,9 +87,9 @@ struct SupportTests {
         var log = LogBuilder()
         try log.quantity(.hrv, id: "a", start: "2026-03-02T07:00:00Z", value: 50)
         try log.quantity(.hrv, id: "a", start: "2026-03-02T07:00:00Z", value: 70)
-        var projection = TrendsProjection(replaying: log.events)
+        var projection = ReadModelEngine(replaying: log.events)
         // Replaying seq 1 again must not undo the correction at seq 2.
-        projection.apply(log.events[0])
+        projection.apply([log.events[0]])
         #expect(projection.throughSeq == 2)
         #expect(projection.dailyValues(on: try day("2026-03-02"))?.hrv?.value == 70)
     }

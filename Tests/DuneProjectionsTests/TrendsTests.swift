@@ -33,7 +33,7 @@ struct TrendsTests {
         try log.quantity(.stepCount, id: "st1", start: time(lastDay, plus: -1, offset: "Z"), value: 9000)
         try log.quantity(.stepCount, id: "st2", start: time(lastDay, offset: "Z"), value: 11000)
 
-        let model = TrendsProjection(replaying: log.events).readModel()
+        let model = ReadModelEngine.models(log.events).trends
         #expect(model.lastDay == lastDay)
         // hrv: avg7(L) = 55, baseline mean 50: (55 − 50)/50·100 = +10 → up.
         // Daily points: avg7 of 03-29 is 55 (no value in 03-23…03-28);
@@ -66,7 +66,7 @@ struct TrendsTests {
             try log.workout(id: "w\(offset)", "walking", from: time(lastDay, plus: offset, "07:00:00"),
                             to: time(lastDay, plus: offset, "07:30:00"))
         }
-        let trend = try #require(TrendsProjection(replaying: log.events).readModel().trend(.workoutMinutes))
+        let trend = try #require(ReadModelEngine.models(log.events).trends.trend(.workoutMinutes))
         #expect(trend.baseline?.values == [0, 0, 0, 0, 0, 0, 0])
         #expect(trend.recent?.values == [30, 30, 30])
         #expect(trend.changePercent == nil)
@@ -91,7 +91,7 @@ struct TrendsTests {
         // μ60 = (ln 60 + ln 50)/2 = 4.003184; deviations ±0.091161, σ60 = 0.091161·√(20/19) = 0.093529
         // low = μ − σ/2 = 3.956419, high = μ + σ/2 = 4.049948
         // avg7 = ln values on L−6…L: 4 × ln 60 + 3 × ln 50 = (16.377378 + 11.736069)/7 = 4.016207 → within
-        let range = try #require(TrendsProjection(replaying: log.events).readModel().hrvNormalRange)
+        let range = try #require(ReadModelEngine.models(log.events).trends.hrvNormalRange)
         #expect(json(range.jsonValue) == #"{"avg7":4.016,"high":4.05,"low":3.956,"mean":4.003,"n":20,"position":"within","sd":0.094}"#)
         #expect(range.window.days.first == lastDay.adding(days: -19))
     }
@@ -101,19 +101,19 @@ struct TrendsTests {
         for offset in -12 ... 0 {
             try log.quantity(.hrv, id: "h\(offset)", start: time(lastDay, plus: offset), value: 50)
         }
-        #expect(TrendsProjection(replaying: log.events).readModel().hrvNormalRange == nil)  // n = 13
+        #expect(ReadModelEngine.models(log.events).trends.hrvNormalRange == nil)  // n = 13
 
         try log.quantity(.hrv, id: "h-13", start: time(lastDay, plus: -13), value: 80)
         // n = 14: 13 × ln 50 + ln 80; the high day is outside L−6…L, avg7 = ln 50 = 3.912.
         // μ = (13·3.912023 + 4.382027)/14 = 3.945595;
         // Σ(x−μ)² = 13·(−0.033572)² + 0.436432² = 0.014652 + 0.190473 = 0.205125, σ = √(0.205125/13) = 0.125614;
         // low = μ − σ/2 = 3.882788, high = 4.008402: avg7 3.912023 is within.
-        let range = try #require(TrendsProjection(replaying: log.events).readModel().hrvNormalRange)
+        let range = try #require(ReadModelEngine.models(log.events).trends.hrvNormalRange)
         #expect(range.position == .within)
 
         try log.quantity(.stepCount, id: "later", start: time(lastDay, plus: 10), value: 100)
         // L moves 10 days on: L−6…L has no HRV day, so avg7 and position are null.
-        let moved = try #require(TrendsProjection(replaying: log.events).readModel().hrvNormalRange)
+        let moved = try #require(ReadModelEngine.models(log.events).trends.hrvNormalRange)
         #expect(moved.avg7 == nil)
         #expect(moved.position == nil)
     }
@@ -133,12 +133,12 @@ struct TrendsTests {
         //                CTL = 1.378484 + (30 − 1.378484)·k42 = 2.051900;  ATL = 6.924036 + (30 − 6.924036)·k7 = 9.995957
         // 03-05 load 0:  TSB = 2.051900 − 9.995957 = −7.944057;
         //                CTL = 2.051900·(1 − k42) = 2.003622;  ATL = 9.995957·(1 − k7) = 8.665274
-        let model = TrendsProjection(replaying: log.events).readModel()
+        let model = ReadModelEngine.models(log.events).trends
         #expect(json(.array(model.trainingLoad.map(\.jsonValue))) == #"[{"atl":7.987,"ctl":1.412,"date":"2026-03-02","load":60,"tsb":0},{"atl":6.924,"ctl":1.378,"date":"2026-03-03","load":0,"tsb":-6.576},{"atl":9.996,"ctl":2.052,"date":"2026-03-04","load":30,"tsb":-5.546},{"atl":8.665,"ctl":2.004,"date":"2026-03-05","load":0,"tsb":-7.944}]"#)
     }
 
     @Test func emptyLogHasNoLastDayRangeOrLoad() {
-        let file = TrendsProjection().file()
+        let file = ReadModelEngine.file(.trends, [])
         #expect(text(file.bytes) == #"{"hrvNormalRange":null,"lastDay":null,"metrics":{"bodyFatPercentage":{"changePercent":null,"daily":[],"direction":"insufficientData"},"bodyMass":{"changePercent":null,"daily":[],"direction":"insufficientData"},"bodyMassIndex":{"changePercent":null,"daily":[],"direction":"insufficientData"},"hrv":{"changePercent":null,"daily":[],"direction":"insufficientData","measure":null},"restingHeartRate":{"changePercent":null,"daily":[],"direction":"insufficientData"},"sleepMinutes":{"changePercent":null,"daily":[],"direction":"insufficientData"},"steps":{"changePercent":null,"daily":[],"direction":"insufficientData"},"workoutMinutes":{"changePercent":null,"daily":[],"direction":"insufficientData"}},"throughSeq":0,"trainingLoad":[]}"# + "\n")
         #expect(file.fileName == "trends.json")
     }

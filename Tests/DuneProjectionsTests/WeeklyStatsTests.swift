@@ -31,7 +31,7 @@ struct WeeklyStatsTests {
     }
 
     @Test func weeksByActivityDailyAndVsPreviousWeek() throws {
-        let model = WeeklyStatsProjection(replaying: try fourWeeks().events).readModel()
+        let model = ReadModelEngine.models(try fourWeeks().events).weeklyStats
         #expect(model.weeks.map(\.week.description) == ["2026-W09", "2026-W10", "2026-W11", "2026-W12"])
 
         // W09: 3 workouts; 30 + 45 + 60 = 135 min; 300 + 200 + 600 = 1100 kcal; 5 + 10 = 15 km;
@@ -69,7 +69,7 @@ struct WeeklyStatsTests {
         try log.quantity(.stepCount, id: "a", start: "2026-03-02T09:00:00+01:00", value: 3000)
         try log.quantity(.stepCount, id: "b", start: "2026-03-02T09:00:00+01:00", value: 5000, source: "iPhone")
         try log.quantity(.stepCount, id: "c", start: "2026-03-03T09:00:00+01:00", value: 7000)
-        let week = try #require(WeeklyStatsProjection(replaying: log.events).readModel().weeks.first)
+        let week = try #require(ReadModelEngine.models(log.events).weeklyStats.weeks.first)
         #expect(week.totals.steps == 12000)
         #expect(week.daily.map(\.steps) == [5000, 7000, nil, nil, nil, nil, nil])
     }
@@ -78,7 +78,7 @@ struct WeeklyStatsTests {
         var log = LogBuilder()
         // 01:30 (+01:00) → 03:30 (+02:00) on 2026-03-29 is 00:30Z → 01:30Z: 60 minutes, not 120.
         try log.workout(id: "night-run", "running", from: "2026-03-29T01:30:00+01:00", to: "2026-03-29T03:30:00+02:00")
-        let week = try #require(WeeklyStatsProjection(replaying: log.events).readModel().weeks.first)
+        let week = try #require(ReadModelEngine.models(log.events).weeklyStats.weeks.first)
         #expect(week.week.description == "2026-W13")
         #expect(week.totals.durationMinutes == 60)
         #expect(week.daily.last?.durationMinutes == 60)
@@ -88,13 +88,13 @@ struct WeeklyStatsTests {
         var log = LogBuilder()
         try log.quantity(.stepCount, id: "a", start: "2025-12-24T09:00:00+01:00", value: 1)
         try log.quantity(.stepCount, id: "b", start: "2026-01-07T09:00:00+01:00", value: 1)
-        let weeks = WeeklyStatsProjection(replaying: log.events).readModel().weeks
+        let weeks = ReadModelEngine.models(log.events).weeklyStats.weeks
         // 2025-12-29 (Monday) starts 2026-W01.
         #expect(weeks.map(\.week.description) == ["2025-W52", "2026-W01", "2026-W02"])
         #expect(weeks[1].daily.map(\.date.description).first == "2025-12-29")
     }
 
     @Test func emptyLogHasNoWeeks() {
-        #expect(text(WeeklyStatsProjection().file().bytes) == #"{"throughSeq":0,"weeks":[]}"# + "\n")
+        #expect(text(ReadModelEngine.file(.weeklyStats, []).bytes) == #"{"throughSeq":0,"weeks":[]}"# + "\n")
     }
 }

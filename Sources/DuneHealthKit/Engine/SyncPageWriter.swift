@@ -93,7 +93,7 @@ package struct SyncPageWriter: Sendable {
         for (index, outcome) in outcomes.enumerated() where index < batch.sampleCount + batch.deletionCount {
             let isSample = index < batch.sampleCount
             switch outcome {
-            case .appended: if isSample { tally.appended += 1 } else { tally.deleted += 1 }
+            case .appended, .refreshed: if isSample { tally.appended += 1 } else { tally.deleted += 1 }
             case .alreadyAppended: if isSample { tally.alreadyAppended += 1 }
             case .conflict, .rejected: tally.rejected["conflict", default: 0] += 1
             }

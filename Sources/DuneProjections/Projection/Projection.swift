@@ -54,12 +54,6 @@ extension Projection {
     }
 }
 
-/// A projection that keeps a ``SampleStore`` and can size it ahead of a replay.
-package protocol SampleReserving {
-    /// Makes room for `count` samples.
-    mutating func reserveCapacity(samples count: Int)
-}
-
 /// A projection's read model: a value at one `seq` of the log.
 package protocol ReadModel: Sendable, Equatable {
     /// The `seq` of the last event the model reflects.

@@ -73,21 +73,3 @@ package struct DailyMetrics: Sendable, Equatable {
         DailySeries(days, date: \.date, value: value)
     }
 }
-
-/// A snapshot's ``DailyMetrics`` of every day at a seq, kept by a restored
-/// projection: its read model is computed from them while its `throughSeq`
-/// is still that seq.
-///
-/// A cache, not state: two projections that folded the same events are equal
-/// whether or not one of them has it.
-struct DailyMetricsCache: Sendable, Equatable {
-    var throughSeq = -1
-    var days: [DailyMetrics]?
-
-    /// The days, when they are of `seq`.
-    func days(at seq: Int) -> [DailyMetrics]? {
-        throughSeq == seq ? days : nil
-    }
-
-    static func == (lhs: DailyMetricsCache, rhs: DailyMetricsCache) -> Bool { true }
-}

@@ -2,7 +2,7 @@ import DuneEvents
 
 /// Per day: how many current samples it has (of any kind), and the versions
 /// of its retained samples in `seq` order.
-struct DayBuckets: Sendable, Equatable {
+struct DayBuckets: Sendable {
     struct Bucket: Sendable, Equatable {
         var day: Int
         var count: Int32 = 0
@@ -92,9 +92,5 @@ struct DayBuckets: Sendable, Equatable {
     /// The buckets of days from `firstDay` on with at least one sample, ascending by day.
     func occupied(from firstDay: Int) -> [Bucket] {
         buckets.filter { $0.count > 0 && $0.day >= firstDay }.sorted { $0.day < $1.day }
-    }
-
-    static func == (lhs: DayBuckets, rhs: DayBuckets) -> Bool {
-        lhs.occupied.map { [$0.day, Int($0.count)] } == rhs.occupied.map { [$0.day, Int($0.count)] }
     }
 }

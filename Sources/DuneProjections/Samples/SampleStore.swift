@@ -24,28 +24,17 @@ import DuneEvents
 ///   and a replaced or deleted one is found by binary search.
 /// Lookups therefore never sort and never depend on hash order, and
 /// ``samples(on:)`` gives back exactly the samples that were applied.
-package struct SampleStore: Sendable, Equatable {
+package struct SampleStore: Sendable {
     /// The kinds whose content the store keeps.
     package let retainedKinds: Set<SampleKind>
     private let retainedMask: UInt16
-    private var versions = SampleVersions()
-    private var index = SampleIndex()
-    private var buckets = DayBuckets()
+    private(set) var versions = SampleVersions()
+    private(set) var index = SampleIndex()
+    private(set) var buckets = DayBuckets()
     /// Where the loads of ``SampleIndex/warm(_:count:)`` go.
     private var warmed: UInt64 = 0
-    /// Whether folding leaves the store empty (see ``init(ignoringSamples:)``).
-    package let ignoresSamples: Bool
-
     /// A store that keeps the content of `retainedKinds` (all kinds by default).
     package init(retaining retainedKinds: Set<SampleKind> = Set(SampleKind.allCases)) {
-        self.init(retaining: retainedKinds, ignoringSamples: false)
-    }
-
-    /// A store that folds nothing and stays empty, keeping `retainedKinds`
-    /// for equality: the store of a projection whose read model is computed
-    /// from another projection's samples (`ProjectionSet(forFiles:)`).
-    package init(retaining retainedKinds: Set<SampleKind>, ignoringSamples: Bool) {
-        ignoresSamples = ignoringSamples
         self.retainedKinds = retainedKinds
         var mask: UInt16 = 0
         for kind in retainedKinds { mask |= 1 << UInt16(kind.packedIndex) }
@@ -67,7 +56,7 @@ package struct SampleStore: Sendable, Equatable {
     /// - Complexity: O(1) amortised for a new sample; O(k) for a correction or
     ///   deletion, k the samples of the old version's day.
     package mutating func apply(_ event: RecordedEvent) {
-        guard !ignoresSamples, !event.isOutsideTimestampWindow else { return }
+        guard !event.isOutsideTimestampWindow else { return }
         switch event.payload {
         case .sampleIngested(let sample):
             let version = versions.append(sample, seq: event.seq)
@@ -84,7 +73,6 @@ package struct SampleStore: Sendable, Equatable {
     /// The batch's ``SampleBlock`` is referenced, not copied (unless it is small).
     /// - Complexity: O(n) amortised for n events.
     package mutating func apply(_ batch: EventBatch, after: Int) {
-        guard !ignoresSamples else { return }
         let block = batch.samples
         var base: UInt32?
         var resolved = false
@@ -183,7 +171,6 @@ package struct SampleStore: Sendable, Equatable {
 
     /// Makes room for `samples` samples, so that a replay of that many never rehashes.
     package mutating func reserveCapacity(_ samples: Int) {
-        guard !ignoresSamples else { return }
         index.reserveCapacity(samples)
     }
 
@@ -244,23 +231,6 @@ package struct SampleStore: Sendable, Equatable {
             for (source, count) in zip(block.sources, blockCounts) where count > 0 { counts[source, default: 0] += count }
         }
         return counts
-    }
-
-    // MARK: - Equality
-
-    /// Stores are equal when they track the same samples (id, version `seq`
-    /// and day) and keep the same content — however they were fed.
-    package static func == (lhs: SampleStore, rhs: SampleStore) -> Bool {
-        guard lhs.retainedKinds == rhs.retainedKinds, lhs.ignoresSamples == rhs.ignoresSamples, lhs.count == rhs.count, lhs.buckets == rhs.buckets else { return false }
-        for day in lhs.days where lhs.samples(on: day) != rhs.samples(on: day) { return false }
-        for version in lhs.index.versions {
-            let key = lhs.versions.key(version)
-            guard let other = rhs.index.find(hash: key.hash64, matches: { rhs.versions.hasKey($0, key) }),
-                  lhs.versions.row(version).seq == rhs.versions.row(other.version).seq,
-                  lhs.versions.dayOrdinal(version) == rhs.versions.dayOrdinal(other.version)
-            else { return false }
-        }
-        return true
     }
 
     // MARK: - Snapshots

@@ -16,10 +16,8 @@ import DuneEvents
 /// - the sync-status state as it is (it counts every refresh and task event,
 ///   so it cannot be refolded from fewer events);
 /// - the seq it was taken at;
-/// - the eight metric values of every day (``DailyMetrics``, 10–82 bytes a
-///   day): the first readiness or trends read after a restore computes the
-///   model from them instead of from every sample — a cache of what the
-///   samples give, used only while no later event has been folded.
+/// - each app projection's model (as its `Codable` JSON) or failure,
+///   stamped with its name and version (`AppSnapshotPart`).
 ///
 /// The file's layout (sections, checks) is in `SnapshotFile`; this type
 /// encodes the small parts (``writeMeta(to:)``) and holds the large ones.
@@ -28,13 +26,14 @@ package struct ProjectionSnapshot: Sendable {
     /// (2: sections with their own checks, rows and index as memory images;
     /// 3: a day's HRV measure and the other measure's mean in the daily metrics;
     /// 4: the event versions it was built under after the fold versions, and
-    /// whole hrv samples with their measure).
-    package static let formatVersion: UInt32 = 4
+    /// whole hrv samples with their measure; 5: the app projections' parts,
+    /// and no daily metrics: the engine computes its daily stage from the samples).
+    package static let formatVersion: UInt32 = 5
 
     /// The fold versions the snapshot's state came from, in ``ProjectionName``
     /// order: a snapshot whose versions differ from the running code's is stale.
     package static var foldVersions: [UInt32] {
-        [ReadinessProjection.foldVersion, TrendsProjection.foldVersion, WeeklyStatsProjection.foldVersion,
+        [ReadinessProjection.foldVersion, TrendsModel.foldVersion, WeeklyStatsModel.foldVersion,
          SyncStatusProjection.foldVersion]
     }
 
@@ -46,73 +45,18 @@ package struct ProjectionSnapshot: Sendable {
     package var profileSleepTargetMinutes: Double?
     package var profileSeq: Int?
     package var syncStatus: SyncStatusProjection
-    /// The metrics of every day at ``throughSeq``; `nil` in a snapshot without them.
-    package var dailyMetrics: [DailyMetrics]?
-
-    /// The snapshot of projections that have all folded the same events.
-    /// - Complexity: O(n log n) for n current samples (sorting them, building
-    ///   the index, computing the days' metrics from `trends`, which keeps every kind).
-    package init(readiness: ReadinessProjection, trends: TrendsProjection, syncStatus: SyncStatusProjection) {
-        throughSeq = max(readiness.throughSeq, syncStatus.throughSeq)
-        samples = readiness.samples.liveBlock()
-        index = SampleIndex(indexing: samples)
-        profileSleepTargetMinutes = readiness.profileSleepTargetMinutes
-        profileSeq = readiness.profileSeq
-        self.syncStatus = syncStatus
-        dailyMetrics = trends.samples.modelDailyValues().map(DailyMetrics.init)
-    }
+    /// The app projections' parts, in registration order.
+    var appParts: [AppSnapshotPart]
 
     init(throughSeq: Int, samples: SampleBlock, index: SampleIndex, profileSleepTargetMinutes: Double?, profileSeq: Int?,
-         syncStatus: SyncStatusProjection, dailyMetrics: [DailyMetrics]?) {
+         syncStatus: SyncStatusProjection, appParts: [AppSnapshotPart]) {
         self.throughSeq = throughSeq
         self.samples = samples
         self.index = index
         self.profileSleepTargetMinutes = profileSleepTargetMinutes
         self.profileSeq = profileSeq
         self.syncStatus = syncStatus
-        self.dailyMetrics = dailyMetrics
-    }
-
-    // MARK: - Restoring
-
-    /// The four projections as they were when the snapshot was taken: the
-    /// three sample stores reference the same rows and index, and fill their
-    /// day lists concurrently.
-    /// - Complexity: O(n) for n current samples; nothing is hashed or folded.
-    package func restore() async -> StoreProjectionStates {
-        async let readiness = { () -> ReadinessProjection in
-            var state = ReadinessProjection()
-            state.restore(samples: samples, index: index, throughSeq: throughSeq)
-            state.restoreProfile(sleepTargetMinutes: profileSleepTargetMinutes, seq: profileSeq)
-            if let dailyMetrics { state.restoreModelMetrics(dailyMetrics, throughSeq: throughSeq) }
-            return state
-        }()
-        async let trends = restoredTrends()
-        async let weeklyStats = Self.restored(WeeklyStatsProjection(), self)
-        return StoreProjectionStates(readiness: await readiness, trends: await trends, weeklyStats: await weeklyStats,
-                                     syncStatus: syncStatus)
-    }
-
-    /// The trends projection as the snapshot recorded it (it keeps every kind): the store's one sample store.
-    func restoredTrends() -> TrendsProjection {
-        var state = Self.restored(TrendsProjection(), self)
-        if let dailyMetrics { state.restoreModelMetrics(dailyMetrics, throughSeq: throughSeq) }
-        return state
-    }
-
-    /// A snapshot of one sample store's `samples` and the other projections'
-    /// states, all at `throughSeq` (a store's fold).
-    init(throughSeq: Int, samples: SampleBlock, profileSleepTargetMinutes: Double?, profileSeq: Int?,
-         syncStatus: SyncStatusProjection, dailyMetrics: [DailyMetrics]?) {
-        self.init(throughSeq: throughSeq, samples: samples, index: SampleIndex(indexing: samples),
-                  profileSleepTargetMinutes: profileSleepTargetMinutes, profileSeq: profileSeq, syncStatus: syncStatus,
-                  dailyMetrics: dailyMetrics)
-    }
-
-    private static func restored<State: SnapshotRestorable>(_ state: State, _ snapshot: ProjectionSnapshot) -> State {
-        var state = state
-        state.restore(samples: snapshot.samples, index: snapshot.index, throughSeq: snapshot.throughSeq)
-        return state
+        self.appParts = appParts
     }
 
     // MARK: - The small parts
@@ -127,7 +71,7 @@ package struct ProjectionSnapshot: Sendable {
         var profileSleepTargetMinutes: Double?
         var profileSeq: Int?
         var syncStatus: SyncStatusProjection
-        var dailyMetrics: [DailyMetrics]?
+        var appParts: [AppSnapshotPart]
     }
 
     /// ```
@@ -138,11 +82,8 @@ package struct ProjectionSnapshot: Sendable {
     /// full samples               count, then each field by field (Sample+Snapshot.swift)
     /// profile                    present UInt8, minutes Double, seq Int64
     /// sync status                see SyncStatusProjection+Snapshot.swift
-    /// daily metrics              present UInt8; count, then per day: ordinal Int64,
-    ///                            which metrics it has UInt8 (bit i: TrendMetric.allCases[i]),
-    ///                            and those values, Double each; then the HRV measure
-    ///                            UInt8 (bits 0–1: 0 none, 1 sdnn, 2 rmssd; bit 2: the
-    ///                            other measure's mean follows, Double)
+    /// app projections            count; per part: name, version Int64, failed UInt8,
+    ///                            then the failure's seq Int64 and message, or the model's JSON
     /// ```
     func writeMeta(to writer: inout BinaryWriter) {
         writer.integer(throughSeq)
@@ -156,16 +97,17 @@ package struct ProjectionSnapshot: Sendable {
         writer.double(profileSleepTargetMinutes ?? 0)
         writer.integer(profileSeq ?? 0)
         syncStatus.write(to: &writer)
-        writer.uint8(dailyMetrics == nil ? 0 : 1)
-        guard let dailyMetrics else { return }
-        writer.integer(dailyMetrics.count)
-        for day in dailyMetrics {
-            writer.integer(day.date.ordinal)
-            writer.uint8(day.present)
-            for (index, value) in day.values.enumerated() where day.present & (1 << UInt8(index)) != 0 { writer.double(value) }
-            let measure: UInt8 = switch day.hrvMeasure { case nil: 0; case .sdnn: 1; case .rmssd: 2 }
-            writer.uint8(measure | (day.otherHRV == nil ? 0 : 4))
-            if let other = day.otherHRV { writer.double(other) }
+        writer.integer(appParts.count)
+        for part in appParts {
+            writer.string(part.name)
+            writer.integer(part.version)
+            writer.uint8(part.failure == nil ? 0 : 1)
+            if let failure = part.failure {
+                writer.integer(failure.seq)
+                writer.string(failure.message)
+            } else {
+                writer.string(String(decoding: part.bytes, as: UTF8.self))
+            }
         }
     }
 
@@ -188,38 +130,22 @@ package struct ProjectionSnapshot: Sendable {
             fullSamples.append(sample)
         }
         guard let hasProfile = reader.uint8(), let minutes = reader.double(), let profileSeq = reader.integer(),
-              let syncStatus = SyncStatusProjection(from: &reader), let hasInputs = reader.uint8(), hasInputs <= 1
+              let syncStatus = SyncStatusProjection(from: &reader), let partCount = reader.count(itemBytes: 8)
         else { return nil }
-        var dailyMetrics: [DailyMetrics]?
-        if hasInputs == 1 {
-            guard let count = reader.count(itemBytes: 10) else { return nil }
-            var days: [DailyMetrics] = []
-            days.reserveCapacity(count)
-            let metricCount = TrendMetric.allCases.count
-            for _ in 0..<count {
-                guard let ordinal = reader.integer(), -100_000_000 < ordinal, ordinal < 100_000_000, let present = reader.uint8(),
-                      days.last.map({ $0.date.ordinal < ordinal }) ?? true
-                else { return nil }
-                var values = [Double](repeating: 0, count: metricCount)
-                for index in 0..<metricCount where present & (1 << UInt8(index)) != 0 {
-                    guard let value = reader.double() else { return nil }
-                    values[index] = value
-                }
-                guard let hrv = reader.uint8(), hrv & 3 != 3, hrv < 8 else { return nil }
-                let measure: HRVMeasure? = switch hrv & 3 { case 1: .sdnn; case 2: .rmssd; default: nil }
-                var otherHRV: Double?
-                if hrv & 4 != 0 {
-                    guard let other = reader.double() else { return nil }
-                    otherHRV = other
-                }
-                days.append(DailyMetrics(date: DayKey(ordinal: ordinal), present: present, values: values, hrvMeasure: measure,
-                                         otherHRV: otherHRV))
+        var appParts: [AppSnapshotPart] = []
+        for _ in 0..<partCount {
+            guard let name = reader.string(), let version = reader.integer(), let failed = reader.uint8(), failed <= 1 else { return nil }
+            if failed == 1 {
+                guard let seq = reader.integer(), let message = reader.string() else { return nil }
+                appParts.append(AppSnapshotPart(name: name, version: version, failure: AppFailure(seq: seq, message: message), bytes: []))
+            } else {
+                guard let json = reader.string() else { return nil }
+                appParts.append(AppSnapshotPart(name: name, version: version, failure: nil, bytes: Array(json.utf8)))
             }
-            dailyMetrics = days
         }
         return Meta(throughSeq: throughSeq, rowCount: rowCount, indexCapacity: indexCapacity, sources: sources,
                     fullSamples: fullSamples, profileSleepTargetMinutes: hasProfile == 1 ? minutes : nil,
-                    profileSeq: hasProfile == 1 ? profileSeq : nil, syncStatus: syncStatus, dailyMetrics: dailyMetrics)
+                    profileSeq: hasProfile == 1 ? profileSeq : nil, syncStatus: syncStatus, appParts: appParts)
     }
 
     /// Whether `rows` are what ``writeMeta(to:)`` and the row section of a
@@ -240,14 +166,6 @@ package struct ProjectionSnapshot: Sendable {
         return previousSeq <= meta.throughSeq
     }
 
-}
-
-/// The four projections' states, restored together.
-package struct StoreProjectionStates: Sendable {
-    package var readiness: ReadinessProjection
-    package var trends: TrendsProjection
-    package var weeklyStats: WeeklyStatsProjection
-    package var syncStatus: SyncStatusProjection
 }
 
 extension PackedSample {

@@ -134,7 +134,7 @@ package enum SnapshotFile {
         let samples = SampleBlock(rows: rows, fullSamples: meta.fullSamples, sources: meta.sources)
         return .success((ProjectionSnapshot(throughSeq: meta.throughSeq, samples: samples, index: index,
                                             profileSleepTargetMinutes: meta.profileSleepTargetMinutes, profileSeq: meta.profileSeq,
-                                            syncStatus: meta.syncStatus, dailyMetrics: meta.dailyMetrics), stamp))
+                                            syncStatus: meta.syncStatus, appParts: meta.appParts), stamp))
     }
 
     /// The sections' lengths and checks, when `file` starts with a whole
@@ -251,7 +251,7 @@ package enum SnapshotFile {
 }
 
 extension SnapshotFile {
-    /// Writes the snapshot of a store's `fold`, which ends at the log line
+    /// Writes the snapshot of an engine `fold` (a store's, or a command's that replayed the whole log), which ends at the log line
     /// `stamp` names, when no other process holds the log's writer lock and
     /// the log still ends there; does nothing otherwise.
     ///
@@ -261,7 +261,7 @@ extension SnapshotFile {
     ///
     /// - Returns: Whether a snapshot was written.
     /// - Throws: `DuneEventsError` `.io` when it could not be written.
-    package static func writeIfLockFree(_ fold: StoreFold, at stamp: LogStamp, logPath: String,
+    package static func writeIfLockFree(_ fold: ReadModelEngine, at stamp: LogStamp, logPath: String,
                                         protection: FileProtection) throws(DuneEventsError) -> Bool {
         let prepared = try AtomicFile.prepare(encoded(fold.snapshot, at: stamp), for: path(forLog: logPath), protection: protection)
         var committed = false

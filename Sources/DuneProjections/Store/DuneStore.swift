@@ -81,6 +81,25 @@ public actor DuneStore {
             self.access = access
             self.protection = protection
         }
+
+        /// The app's own read models, in registration order (``register(_:)``).
+        package private(set) var appProjections: [AnyAppProjection] = []
+
+        /// Registers an app projection: the store folds it with the built-in
+        /// read models, snapshots it with them and publishes its model in
+        /// every ``StoreState`` (``StoreState/model(of:)``). A projection
+        /// registered under a name already registered replaces it.
+        ///
+        /// ```swift
+        /// var options = DuneStore.Options()
+        /// options.register(hrvTotals)
+        /// let store = try await DuneStore.open(at: path, options: options)
+        /// ```
+        /// - Parameter projection: The projection; see ``AppProjection`` for what its fold may do.
+        public mutating func register<Model>(_ projection: AppProjection<Model>) {
+            appProjections.removeAll { $0.name == projection.name }
+            appProjections.append(AnyAppProjection(projection))
+        }
     }
 
     /// A read-write store writes a snapshot when this many events were folded
@@ -172,7 +191,8 @@ public actor DuneStore {
                 }
                 try Task.checkCancellation()
                 let follower = try await executor.run {
-                    try LogFollower(path: path, usesSnapshots: options.keepsSnapshots, isCancelled: isCancelled)
+                    try LogFollower(path: path, usesSnapshots: options.keepsSnapshots, appProjections: options.appProjections,
+                                    isCancelled: isCancelled)
                 }
                 warnings += await follower.takeWarnings()
                 try Task.checkCancellation()
@@ -293,7 +313,7 @@ public actor DuneStore {
     private func append(_ commands: [IngestCommand], on log: EventLog) async throws -> [AppendOutcome] {
         let batch = try await write(on: log) { log, isCancelled in try await log.ingest(commands, isCancelled: isCancelled) }
         await takeWarnings(of: log)
-        let outcomes = batch.results.map(AppendOutcome.init)
+        let outcomes = batch.results.map { AppendOutcome($0, appended: batch.appended) }
         do {
             let changed = try await follower.apply(batch.appended, appendedAt: batch.byteRange)
             if !changed.isEmpty { await publish(changed: changed) }
@@ -453,6 +473,24 @@ public actor DuneStore {
     /// Refreshes and feature loading; equal to `sync-status.json`. The sync status of ``state``.
     public var syncStatus: SyncStatusModel { get async { await state.syncStatus } }
 
+    /// The current samples of `kind` whose day lies in `days` (each
+    /// sample's day is the calendar date of its start in its own offset),
+    /// in time order, at the `throughSeq` of the state read at the same
+    /// moment: current with every event durable when the read began, as ``state`` is.
+    ///
+    /// ```swift
+    /// let hrv = await store.samples(of: .hrv, in: DayKey(year: 2026, month: 1, day: 1)...DayKey(year: 2026, month: 3, day: 31))
+    /// ```
+    /// - Parameters:
+    ///   - kind: The sample kind.
+    ///   - days: The first and last day, both included.
+    /// - Returns: The samples and the `throughSeq` they are of.
+    /// - Complexity: In proportion to the days of the range and their samples, not to the log.
+    public func samples(of kind: SampleKind, in days: ClosedRange<DayKey>) async -> SampleQueryResult {
+        await follow()
+        return await follower.samples(of: kind, in: days)
+    }
+
     /// The seq of the last event folded into the read models (0 for an empty log), after the read's check of the file.
     public var throughSeq: Int {
         get async {
@@ -580,9 +618,17 @@ public actor DuneStore {
 }
 
 extension AppendOutcome {
-    init(_ result: EventLog.CommandResult) {
+    /// The outcome of `result`, the refresh decision read from its event in `appended` (seqs in a row).
+    init(_ result: EventLog.CommandResult, appended: [RecordedEvent] = []) {
         switch result.outcome {
-        case .appended: self = .appended(seq: result.seqs?.upperBound ?? 0)
+        case .appended:
+            let seq = result.seqs?.upperBound ?? 0
+            let index = seq - (appended.first?.seq ?? 0)
+            guard appended.indices.contains(index), case .refreshRequested(let record) = appended[index].payload else {
+                self = .appended(seq: seq)
+                return
+            }
+            self = .refreshed(seq: seq, decision: RefreshDecision(record))
         case .alreadyAppended: self = .alreadyAppended
         case .conflict: self = .conflict(reason: result.reason ?? "the content differs from what is stored")
         }

@@ -1,6 +1,6 @@
 import DuneEvents
 
-/// The read side of a ``DuneStore``: one ``StoreFold`` of the log, kept
+/// The read side of a ``DuneStore``: one ``ReadModelEngine`` of the log, kept
 /// current with the file whoever appends to it.
 ///
 /// A follower remembers which file it read (device and inode), how far (the
@@ -24,6 +24,8 @@ package actor LogFollower {
     package nonisolated let path: String
     /// Whether a valid snapshot beside the log may stand in for replaying its start.
     private let usesSnapshots: Bool
+    /// The app's own projections, folded with the built-in ones.
+    private let appProjections: [AnyAppProjection]
     private var position: Position
     /// Raised by every change to the fold: a read model is computed once per generation.
     private var generation = 0
@@ -33,7 +35,7 @@ package actor LogFollower {
 
     /// What the follower has read: the fold, the file and where it stopped.
     struct Position: Sendable {
-        var fold = StoreFold()
+        var fold = ReadModelEngine()
         /// The file the fold read, open for reading; `nil` while no file is at the path.
         var file: LogFile?
         /// The offset just after the last folded line.
@@ -59,25 +61,38 @@ package actor LogFollower {
     ///   path is not a readable regular file, ``CancellationError`` when
     ///   `isCancelled` returned `true` between batches.
     /// - Complexity: O(n) in the events after the snapshot (the whole log without one).
-    package init(path: String, usesSnapshots: Bool, isCancelled: () -> Bool) throws {
+    package init(path: String, usesSnapshots: Bool, appProjections: [AnyAppProjection] = [], isCancelled: () -> Bool) throws {
         self.path = path
         self.usesSnapshots = usesSnapshots
+        self.appProjections = appProjections
         var warnings: [String] = []
-        position = try Self.load(path: path, usesSnapshots: usesSnapshots, warnings: &warnings, isCancelled: isCancelled)
+        position = try Self.load(path: path, usesSnapshots: usesSnapshots, appProjections: appProjections, warnings: &warnings,
+                                 isCancelled: isCancelled)
         self.warnings = warnings
     }
 
     /// A fresh fold of the file `path` names now.
-    private static func load(path: String, usesSnapshots: Bool, warnings: inout [String],
+    private static func load(path: String, usesSnapshots: Bool, appProjections: [AnyAppProjection], warnings: inout [String],
                              isCancelled: () -> Bool) throws -> Position {
-        var position = Position()
+        var position = Position(fold: ReadModelEngine(appProjections: appProjections))
         guard LogFile.status(atPath: path) != nil else { return position }
         let file = try LogFile.openForReading(path: path)
         position.file = file
         if usesSnapshots {
             switch SnapshotFile.load(logPath: path) {
             case .usable(let snapshot, let stamp) where stamp.matches(file, size: try file.size):
-                position.fold = StoreFold(snapshot)
+                let restoring = ReadModelEngine.restoring(snapshot, appProjections: appProjections)
+                position.fold = restoring.engine
+                warnings += restoring.warnings
+                if !restoring.refold.isEmpty {
+                    // Only these projections are folded from the log's start to the snapshot's seq.
+                    var refolded = ReadModelEngine(appProjections: restoring.refold)
+                    _ = try LogReader(file: file).forEachEventBatch(LogReader.Range(throughSeq: stamp.lastSeq)) { batch in
+                        if isCancelled() { throw Cancelled() }
+                        refolded.apply(batch)
+                    }
+                    position.fold.adoptApps(from: refolded)
+                }
                 position.offset = stamp.offset
                 position.stamp = stamp
                 position.snapshotSeq = stamp.lastSeq
@@ -174,7 +189,8 @@ package actor LogFollower {
     package func refold(isCancelled: () -> Bool = { false }) throws {
         var warnings: [String] = []
         do {
-            position = try Self.load(path: path, usesSnapshots: usesSnapshots, warnings: &warnings, isCancelled: isCancelled)
+            position = try Self.load(path: path, usesSnapshots: usesSnapshots, appProjections: appProjections, warnings: &warnings,
+                                     isCancelled: isCancelled)
         } catch is Cancelled {
             throw CancellationError()
         }
@@ -215,6 +231,12 @@ package actor LogFollower {
         (state(), generation)
     }
 
+    /// The current samples of `kind` in `days`, in time order, at the fold's seq.
+    package func samples(of kind: SampleKind, in days: ClosedRange<DayKey>) -> SampleQueryResult {
+        SampleQueryResult(throughSeq: position.fold.throughSeq,
+                          samples: position.fold.samples.samples(of: kind, in: days).map(\.sample))
+    }
+
     /// The seq of the last folded event.
     package var throughSeq: Int { position.fold.throughSeq }
 
@@ -229,7 +251,7 @@ package actor LogFollower {
     package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) -> [String] {
         var ids: [String] = []
         for ordinal in days.lowerBound.ordinal...days.upperBound.ordinal {
-            for stored in position.fold.trends.samples.samples(on: DayKey(ordinal: ordinal)) where stored.sample.kind == type {
+            for stored in position.fold.samples.samples(on: DayKey(ordinal: ordinal)) where stored.sample.kind == type {
                 ids.append(stored.sample.id)
             }
         }

@@ -24,21 +24,44 @@ public struct StoreState: Sendable, Equatable {
     public let weeklyStats: WeeklyStatsModel
     /// Refreshes and feature loading; equal to `sync-status.json`.
     public let syncStatus: SyncStatusModel
+    /// The app's own projections' models (or failures), in registration order.
+    package let apps: [AppFoldState]
 
     package init(throughSeq: Int, readiness: ReadinessModel, trends: TrendsModel, weeklyStats: WeeklyStatsModel,
-                 syncStatus: SyncStatusModel) {
+                 syncStatus: SyncStatusModel, apps: [AppFoldState] = []) {
         self.throughSeq = throughSeq
         self.readiness = readiness
         self.trends = trends
         self.weeklyStats = weeklyStats
         self.syncStatus = syncStatus
+        self.apps = apps
     }
 
-    /// The state of an empty log.
-    package static let empty: StoreState = {
-        var fold = StoreFold()
-        return fold.state()
-    }()
+    /// The model of an app projection the store registered (``DuneStore/Options/register(_:)``),
+    /// at this state's ``throughSeq``.
+    ///
+    /// ```swift
+    /// let totals = try await store.state.model(of: hrvTotals)
+    /// ```
+    /// - Parameter projection: The projection, as registered.
+    /// - Returns: Its model.
+    /// - Throws: ``AppProjectionError`` when the projection is not registered
+    ///   with the store, or its fold threw (the error names the event's seq).
+    public func model<Model>(of projection: AppProjection<Model>) throws(AppProjectionError) -> Model {
+        guard let entry = apps.first(where: { $0.projection.name == projection.name }) else {
+            throw AppProjectionError(projection: projection.name, seq: nil,
+                                     message: "not registered: register it in the options the store is opened with")
+        }
+        if let failure = entry.failure {
+            throw AppProjectionError(projection: projection.name, seq: failure.seq, message: failure.message
+                                     + "; it folds nothing more until the store opens with a fixed fold and a new version")
+        }
+        guard let model = entry.model.value as? Model else {
+            throw AppProjectionError(projection: projection.name, seq: nil,
+                                     message: "registered with another model type under the same name")
+        }
+        return model
+    }
 
     /// The models whose content differs between `self` and `other`, their
     /// `throughSeq` aside (every appended event moves it).

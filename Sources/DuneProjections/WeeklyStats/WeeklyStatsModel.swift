@@ -8,6 +8,11 @@ public struct WeeklyStatsModel: Sendable, Equatable, ReadModel {
     /// Ascending.
     public let weeks: [WeekStats]
 
+    /// The version of the weekly-stats model's output (see ``TrendsModel/foldVersion``).
+    package static let foldVersion: UInt32 = 1
+    /// CRC-32 of `weekly-stats.json` rebuilt from the shipped sample log at ``foldVersion``.
+    package static let foldVersionOutputCRC: UInt32 = 0xcf0192f4
+
     package init(throughSeq: Int, weeks: [WeekStats]) {
         self.throughSeq = throughSeq
         self.weeks = weeks

@@ -34,7 +34,7 @@ package struct LogExplainer: Sendable {
     /// Why `day`'s readiness is what it is; `nil` when no sample counts for the day.
     /// - Complexity: one or two passes over the log.
     /// - Throws: `corruptLog` at a damaged line; I/O errors.
-    package func readiness(_ projection: ReadinessProjection, day: DayKey) throws -> ReadinessExplanation? {
+    package func readiness(_ projection: ReadModelEngine, day: DayKey) throws -> ReadinessExplanation? {
         let trails = try sampleTrails(days: day...day, kinds: ReadinessExplanation.sampleKinds)
         return ReadinessExplanation(projection: projection, date: day, sampleIDs: trails.ids, history: trails.history)
     }
@@ -42,7 +42,7 @@ package struct LogExplainer: Sendable {
     /// Why `week`'s stats are what they are; `nil` outside the days with samples.
     /// - Complexity: one or two passes over the log.
     /// - Throws: `corruptLog` at a damaged line; I/O errors.
-    package func weekly(_ projection: WeeklyStatsProjection, model: WeeklyStatsModel, week: WeekKey) throws -> WeekExplanation? {
+    package func weekly(_ projection: ReadModelEngine, model: WeeklyStatsModel, week: WeekKey) throws -> WeekExplanation? {
         let trails = try sampleTrails(days: WeekExplanation.days(of: week), kinds: WeekExplanation.sampleKinds)
         return WeekExplanation(week: week, projection: projection, model: model, sampleIDs: trails.ids, history: trails.history)
     }
@@ -50,7 +50,7 @@ package struct LogExplainer: Sendable {
     /// Why `metric` is what it is on `date`; `nil` when the model has no such metric.
     /// - Complexity: one or two passes over the log.
     /// - Throws: `corruptLog` at a damaged line; I/O errors.
-    package func trend(_ projection: TrendsProjection, model: TrendsModel, metric: TrendMetric, date: DayKey) throws -> TrendExplanation? {
+    package func trend(_ projection: ReadModelEngine, model: TrendsModel, metric: TrendMetric, date: DayKey) throws -> TrendExplanation? {
         let trails = try sampleTrails(days: date...date, kinds: TrendExplanation.sampleKinds(metric))
         return TrendExplanation(metric: metric, date: date, projection: projection, model: model,
                                 sampleIDs: trails.ids, history: trails.history)

@@ -1,10 +1,15 @@
 import DuneEvents
 import DuneProjections
 
-/// What `explain` reads of the projections: one day, and the values and samples behind it.
-extension ReadinessProjection {
+/// What `explain` reads of the engine: one day, and the values and samples behind it.
+extension ReadModelEngine {
+    /// The daily values of `date` with their contributing samples, or `nil`.
+    package func dailyValues(on date: DayKey) -> DailyValues? {
+        samples.dailyValues(on: date)
+    }
+
     /// Day `date` alone, computed from only D−60…D by the same code as
-    /// ``readModel()`` (on a day without HRV, also the latest earlier day with
+    /// the engine's readiness model (on a day without HRV, also the latest earlier day with
     /// HRV, for the measure); `nil` when the day has no sample.
     /// - Complexity: O(k log k) for k samples in D−60…D (and in the days back to
     ///   the latest with HRV), plus O(d) over the days with samples.
@@ -18,22 +23,8 @@ extension ReadinessProjection {
             ?? days.filter { $0 < date }.reversed().lazy.compactMap { samples.dailyValues(on: $0)?.hrvMeasure }.first
         let lnHRV = DailySeries(earlier) { day in measure.flatMap { day.hrv($0) }.map { DeterministicMath.log($0.value) } }
         let rhr = DailySeries(earlier) { $0.restingHeartRate?.value }
-        return ReadinessDay(daily: values, hrvMeasure: measure, lnHRV: lnHRV, rhrSeries: rhr, sleepTargetMinutes: sleepTargetMinutes)
+        return ReadinessDay(daily: values, hrvMeasure: measure, lnHRV: lnHRV, rhrSeries: rhr, sleepTargetMinutes: readiness.sleepTargetMinutes)
     }
-
-    /// The daily values of `date` with their contributing samples, or `nil`.
-    package func dailyValues(on date: DayKey) -> DailyValues? {
-        samples.dailyValues(on: date)
-    }
-
-}
-
-extension SampleProjection {
-    /// The daily values of `date` with their contributing samples, or `nil`.
-    package func dailyValues(on date: DayKey) -> DailyValues? {
-        samples.dailyValues(on: date)
-    }
-
 }
 
 extension DailySeries {

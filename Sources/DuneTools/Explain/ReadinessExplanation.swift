@@ -5,13 +5,13 @@ import DuneProjections
 /// intermediate number of the formula), the baseline days behind μ and σ, the
 /// sleep intervals after union, and every event that named the day's samples.
 ///
-/// Built from a ``ReadinessProjection`` that replayed the log and a
+/// Built from a ``ReadModelEngine`` that replayed the log and a
 /// ``SampleHistory`` of the day's sample ids; it computes nothing itself.
 ///
 /// ```swift
 /// var finder = DaySampleIDs(days: day...day, kinds: ReadinessExplanation.sampleKinds)
-/// var readiness = ReadinessProjection()
-/// for event in events { readiness.apply(event); finder.apply(event) }
+/// var engine = ReadModelEngine()
+/// for event in events { engine.apply([event]); finder.apply(event) }
 /// var history = SampleHistory(ids: finder.ids)
 /// for event in events { history.apply(event) }
 /// let explanation = ReadinessExplanation(projection: readiness, date: day, sampleIDs: finder.ids, history: history)
@@ -35,15 +35,15 @@ package struct ReadinessExplanation: Sendable, Equatable {
 
     /// The explanation of `date`, or `nil` when the day has no sample.
     /// - Parameters:
-    ///   - projection: a projection that folded the log.
+    ///   - projection: the engine that folded the log.
     ///   - date: the day.
     ///   - sampleIDs: ids of samples with a version on `date` (``DaySampleIDs``).
     ///   - history: the events of those ids.
-    package init?(projection: ReadinessProjection, date: DayKey, sampleIDs: [String], history: SampleHistory) {
+    package init?(projection: ReadModelEngine, date: DayKey, sampleIDs: [String], history: SampleHistory) {
         guard let day = projection.day(date), let values = projection.dailyValues(on: date) else { return nil }
         self.day = day
         self.values = values
-        sleepTargetSeq = projection.profileSeq
+        sleepTargetSeq = projection.readiness.profileSeq
         func baseline(_ window: DailyWindow, _ samples: (DailyValues) -> DailyMean?) -> [BaselineDay] {
             zip(window.days, window.values).map { date, value in
                 BaselineDay(date: date, value: value,

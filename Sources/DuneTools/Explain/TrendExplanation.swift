@@ -6,7 +6,7 @@ import DuneProjections
 /// change against the L−34…L−7 baseline, the direction, the HRV normal range
 /// and (for workout minutes) the training load.
 ///
-/// Built from the ``TrendsProjection`` that replayed the log and its read
+/// Built from the ``ReadModelEngine`` that replayed the log and its read
 /// model; every number is the fold's own.
 package struct TrendExplanation: Sendable, Equatable {
     package let metric: TrendMetric
@@ -50,7 +50,7 @@ package struct TrendExplanation: Sendable, Equatable {
     ///   - model: its read model.
     ///   - sampleIDs: ids of the metric's samples with a version on `date` (``DaySampleIDs``).
     ///   - history: the events of those ids.
-    package init?(metric: TrendMetric, date: DayKey, projection: TrendsProjection, model: TrendsModel,
+    package init?(metric: TrendMetric, date: DayKey, projection: ReadModelEngine, model: TrendsModel,
                  sampleIDs: [String], history: SampleHistory) {
         guard let trend = model.trend(metric) else { return nil }
         self.metric = metric

@@ -24,7 +24,7 @@ package struct WeekExplanation: Sendable, Equatable {
     }
 
     /// The explanation of `week`, or `nil` when the week is outside the model.
-    package init?(week: WeekKey, projection: WeeklyStatsProjection, model: WeeklyStatsModel,
+    package init?(week: WeekKey, projection: ReadModelEngine, model: WeeklyStatsModel,
                  sampleIDs: [String], history: SampleHistory) {
         guard let index = model.weeks.firstIndex(where: { $0.week == week }) else { return nil }
         stats = model.weeks[index]

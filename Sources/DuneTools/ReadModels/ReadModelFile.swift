@@ -37,3 +37,29 @@ extension ProjectionName {
         self = name
     }
 }
+
+extension StoreState {
+    /// The files of `names`' models, in ``ProjectionName`` order, each
+    /// rendered in a task of its own (the models are computed; their JSON is not yet).
+    /// - Complexity: O(d) for d days of the models.
+    package func files(_ names: some Sequence<ProjectionName> = ProjectionName.allCases) async -> [ReadModelFile] {
+        await withTaskGroup(of: ReadModelFile.self) { group in
+            for name in Set(names) {
+                group.addTask { ReadModelFile(projection: name, bytes: self.fileBytes(name)) }
+            }
+            var files: [ReadModelFile] = []
+            for await file in group { files.append(file) }
+            return files.sorted { $0.projection < $1.projection }
+        }
+    }
+
+    /// The bytes of model `name`'s file.
+    package func fileBytes(_ name: ProjectionName) -> [UInt8] {
+        switch name {
+        case .readiness: readiness.fileBytes
+        case .trends: trends.fileBytes
+        case .weeklyStats: weeklyStats.fileBytes
+        case .syncStatus: syncStatus.fileBytes
+        }
+    }
+}

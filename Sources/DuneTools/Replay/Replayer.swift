@@ -1,17 +1,14 @@
 import DuneEvents
 import DuneProjections
 
-/// Rebuilds projections from a log: streams it once and hands each batch of
-/// thousands of events to every selected projection actor.
+/// Rebuilds read models from a log: streams it once and hands each batch of
+/// thousands of events to the engine.
 ///
 /// ```swift
-/// let projections = ProjectionSet()
-/// let summary = try await Replayer.replay(LogReader(path: "Logs/events.jsonl"), into: projections)
-/// for file in await projections.files() { … }
+/// var engine = ReadModelEngine()
+/// let summary = try await Replayer.replay(LogReader(path: "Logs/events.jsonl"), into: &engine)
+/// let state = engine.state()
 /// ```
-///
-/// The same function keeps live projections current: pass
-/// `after: await projections.throughSeq()` to feed only what they have not seen.
 package enum Replayer {
     /// What a replay read.
     package struct Summary: Sendable, Equatable {
@@ -30,48 +27,47 @@ package enum Replayer {
         }
     }
 
-    /// Feeds `range` of the log to `projections`, in order, in batches.
+    /// Feeds `range` of the log to `engine`, in order, in batches.
     ///
     /// The log is read in 4 MiB chunks decoded on their own threads while the
-    /// projections fold the chunks before, each projection in its own actor:
-    /// replay keeps every core busy. (The tests check it against a reference
+    /// engine folds the chunks before: replay keeps every core busy. (The tests check it against a reference
     /// replay that decodes every line on one thread: DuneOracles' `ReferenceReplay`.)
     ///
     /// - Throws: `DuneEventsError` `corruptLog` at a damaged line, and
     ///   `CancellationError` between batches when the task is cancelled: the
-    ///   caller must not use the projections then (they hold only a part of the range).
+    ///   caller must not use the engine then (they hold only a part of the range).
     /// - Complexity: O(n) in the events read; memory O(chunk × prefetch) for reading.
     @discardableResult
     package static func replay(_ reader: LogReader, range: LogReader.Range = LogReader.Range(),
-                              into projections: ProjectionSet,
+                              into engine: inout ReadModelEngine,
                               progress: (Summary) -> Void = { _ in }) async throws -> Summary {
         var summary = Summary(events: 0, throughSeq: range.after)
-        await projections.reserveCapacity(samples: min(reader.estimatedEventCount, max(0, range.throughSeq - range.after)))
-        try await fold(reader.eventBatches(range), into: projections, summary: &summary, progress: progress)
+        engine.reserveCapacity(samples: min(reader.estimatedEventCount, max(0, range.throughSeq - range.after)))
+        try await fold(reader.eventBatches(range), into: &engine, summary: &summary, progress: progress)
         return summary
     }
 
-    /// Feeds the events after the line `stamp` names to `projections`, reading
+    /// Feeds the events after the line `stamp` names to `engine`, reading
     /// the log from that line's end on: the tail after a snapshot.
     ///
     /// - Throws: what ``replay(_:range:into:progress:)`` throws.
     /// - Complexity: O(n) in the events after the stamp.
     @discardableResult
-    package static func replayTail(_ reader: LogReader, after stamp: LogStamp, into projections: ProjectionSet,
+    package static func replayTail(_ reader: LogReader, after stamp: LogStamp, into engine: inout ReadModelEngine,
                                    progress: (Summary) -> Void = { _ in }) async throws -> Summary {
         var summary = Summary(events: 0, throughSeq: stamp.lastSeq)
         let start = LogReader.Resumption(offset: stamp.offset, expectedSeq: stamp.lastSeq + 1)
-        try await fold(reader.eventBatches(LogReader.Range(after: stamp.lastSeq), startingAt: start), into: projections,
+        try await fold(reader.eventBatches(LogReader.Range(after: stamp.lastSeq), startingAt: start), into: &engine,
                        summary: &summary, progress: progress)
         return summary
     }
 
     /// Folds every batch of `batches`, stopping between batches when the task is cancelled.
-    private static func fold(_ batches: EventBatches, into projections: ProjectionSet, summary: inout Summary,
+    private static func fold(_ batches: EventBatches, into engine: inout ReadModelEngine, summary: inout Summary,
                              progress: (Summary) -> Void) async throws {
         for try await batch in batches {
             try Task.checkCancellation()
-            await projections.apply(batch)
+            engine.apply(batch)
             summary.events += batch.count
             summary.skippedOutsideTimestampWindow += batch.outsideTimestampWindowCount
             summary.throughSeq = batch.lastSeq ?? summary.throughSeq

@@ -55,8 +55,8 @@ enum ExplainCommandLine {
         if !usingSnapshot, ["sync", "syncStatus", "refresh"].contains(model) {
             throw usage("Error: '--no-snapshot' does not apply to 'explain \(model)': it reads the log's task and refresh events, never a snapshot")
         }
-        func projections() async throws -> StoreProjections {
-            try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "explain").models
+        func engine() async throws -> ReadModelEngine {
+            try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "explain").engine
         }
         let explanation: ExplainedValue
         switch model {
@@ -64,14 +64,14 @@ enum ExplainCommandLine {
             guard keys.count == 1 else { throw usage("Error: 'explain readiness' expects one DATE (YYYY-MM-DD)") }
             let day = try date(keys[0])
             try LogOptions.requireExisting(path)
-            explanation = .readiness(try readiness(explainer, await projections().readiness.state, day: day))
+            explanation = .readiness(try readiness(explainer, await engine(), day: day))
         case "weekly", "weeklyStats":
             guard keys.count == 1 else { throw usage("Error: 'explain weekly' expects one WEEK (YYYY-Www) or a date in it") }
             guard let week = WeekKey(keys[0]) ?? DayKey(keys[0])?.isoWeek else {
                 throw usage("Error: expected a week YYYY-Www (e.g. 2026-W09) or a date YYYY-MM-DD, got '\(keys[0])'")
             }
             try LogOptions.requireExisting(path)
-            explanation = .weekly(try await weekly(explainer, projections().weeklyStats, week: week))
+            explanation = .weekly(try weekly(explainer, await engine(), week: week))
         case "trends":
             guard (1...2).contains(keys.count) else { throw usage("Error: 'explain trends' expects a METRIC and an optional DATE") }
             guard let metric = TrendMetric(rawValue: keys[0]) else {
@@ -79,7 +79,7 @@ enum ExplainCommandLine {
             }
             let day = try keys.count == 2 ? date(keys[1]) : nil
             try LogOptions.requireExisting(path)
-            explanation = .trend(try trend(explainer, await projections().trends.state, metric: metric, day: day))
+            explanation = .trend(try trend(explainer, await engine(), metric: metric, day: day))
         case "sync", "syncStatus":
             guard keys.count == 1 else { throw usage("Error: 'explain sync' expects one FEATURE (e.g. readiness)") }
             try LogOptions.requireExisting(path)
@@ -103,24 +103,26 @@ enum ExplainCommandLine {
 
     // MARK: - Models
 
-    private static func readiness(_ explainer: LogExplainer, _ projection: ReadinessProjection, day: DayKey) throws -> ReadinessExplanation {
+    private static func readiness(_ explainer: LogExplainer, _ projection: ReadModelEngine, day: DayKey) throws -> ReadinessExplanation {
         guard let explanation = try explainer.readiness(projection, day: day) else {
             throw notFound("readiness has no entry for \(day): no sample counts for that day\(span(projection.samples.days))")
         }
         return explanation
     }
 
-    private static func weekly(_ explainer: LogExplainer, _ actor: WeeklyStatsActor, week: WeekKey) async throws -> WeekExplanation {
-        let model = await actor.readModel()
-        guard let explanation = try explainer.weekly(await actor.state, model: model, week: week) else {
+    private static func weekly(_ explainer: LogExplainer, _ engine: ReadModelEngine, week: WeekKey) throws -> WeekExplanation {
+        var engine = engine
+        let model = engine.state().weeklyStats
+        guard let explanation = try explainer.weekly(engine, model: model, week: week) else {
             let weeks = model.weeks.isEmpty ? "" : " (weeks \(model.weeks[0].week) – \(model.weeks[model.weeks.count - 1].week))"
             throw notFound("weekly-stats has no entry for \(week): it lies outside the days with samples\(weeks)")
         }
         return explanation
     }
 
-    private static func trend(_ explainer: LogExplainer, _ projection: TrendsProjection, metric: TrendMetric, day: DayKey?) throws -> TrendExplanation {
-        let model = projection.readModel()
+    private static func trend(_ explainer: LogExplainer, _ projection: ReadModelEngine, metric: TrendMetric, day: DayKey?) throws -> TrendExplanation {
+        var projection = projection
+        let model = projection.state().trends
         guard let date = day ?? model.lastDay else { throw notFound("trends: the log has no sample") }
         guard let explanation = try explainer.trend(projection, model: model, metric: metric, date: date) else {
             throw notFound("trends has no metric \(metric.rawValue)")

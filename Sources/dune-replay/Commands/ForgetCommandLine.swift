@@ -105,9 +105,9 @@ enum ForgetCommandLine {
         let directories = arguments.all("--out")
         if !dryRun, report.samples > 0, !directories.isEmpty {
             // One replay of the new log for every folder, and one report page, rendered when a folder has one.
-            let projections = ProjectionSet(ProjectionName.allCases)
-            _ = try await Replayer.replay(try LogReader(path: path), range: LogReader.Range(), into: projections) { _ in }
-            let files = await projections.files()
+            var engine = ReadModelEngine()
+            _ = try await Replayer.replay(try LogReader(path: path), range: LogReader.Range(), into: &engine) { _ in }
+            let files = await engine.state().files()
             var page: String?
             for directory in directories {
                 folders.append(try await tidy(directory, files: files, page: &page, log: path))

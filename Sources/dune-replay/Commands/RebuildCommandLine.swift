@@ -62,12 +62,12 @@ enum RebuildCommandLine {
             try profile(path: path, names: names, out: arguments.value("--out"))
             return .success
         }
-        let projections = ProjectionSet(forFiles: names)
+        var engine = ReadModelEngine()
         let summary: Replayer.Summary
         let meter = ProgressMeter(label: "rebuild")
         do {
             defer { meter?.finish() }
-            summary = try await Replayer.replay(try LogReader(path: path), range: range, into: projections) { progress in
+            summary = try await Replayer.replay(try LogReader(path: path), range: range, into: &engine) { progress in
                 meter?.update("\(progress.events) events, seq \(progress.throughSeq)")
             }
         } catch let error as DuneEventsError where error.code == .corruptLog {
@@ -77,7 +77,8 @@ enum RebuildCommandLine {
             }
             throw CommandFailure(exitCode: .dataError, message: "Error: \(error)\n" + damageAdvice(error, path: path))
         }
-        let files = await projections.files()
+        let state = engine.state()
+        let files = await state.files(names)
         if let directory = arguments.value("--out") {
             try write(files, to: directory)
         }
@@ -98,7 +99,7 @@ enum RebuildCommandLine {
             output.flush()
             return .success
         }
-        Terminal.out(await RebuildSummary.text(projections: projections, replay: summary, files: files, directory: arguments.value("--out")))
+        Terminal.out(RebuildSummary.text(state: state, names: names, replay: summary, files: files, directory: arguments.value("--out")))
         return .success
     }
 
@@ -156,33 +157,28 @@ enum RebuildCommandLine {
 
     /// Prints to stderr how long each stage of a rebuild takes on its own, on
     /// one thread: reading, finding lines, CRC, decoding (``LogReader/profileStages()``),
-    /// then per projection its fold over every batch, its model and its JSON,
-    /// and last writing the files to `out`. Times are the thread's CPU time,
-    /// which other processes on a busy machine do not stretch (writing's
-    /// fsync waits are not in it). The replay overlaps these stages
-    /// on several threads, so its wall time is less than their sum.
+    /// then the engine's fold over every batch, its daily stage and models,
+    /// each selected model's JSON, and last writing the files to `out`. Times
+    /// are the thread's CPU time, which other processes on a busy machine do
+    /// not stretch (writing's fsync waits are not in it). The replay overlaps
+    /// these stages on several threads, so its wall time is less than their sum.
     static func profile(path: String, names: [ProjectionName], out: String?) throws {
         let start = SystemClock.threadCPUSeconds()
         let wallStart = SystemClock.monotonicSeconds()
         let read = try LogReader(path: path).profileStages()
         var laps = StageLaps(rows: read.stages)
-        let samples = read.batches.reduce(0) { $0 + $1.samples.count }
+        var engine = ReadModelEngine()
+        engine.reserveCapacity(samples: read.batches.reduce(0) { $0 + $1.samples.count })
+        laps.restart()
+        for batch in read.batches { engine.apply(batch) }
+        laps.lap("fold (samples, sleep target, sync status)")
+        let state = engine.state()
+        laps.lap("daily stage and models")
         var files: [ReadModelFile] = []
-        if names.contains(.trends) {
-            // As `ProjectionSet(forFiles:)` replays: samples in trends alone, the other models from its days.
-            files = profileSharingTrends(names, read.batches, samples: samples, laps: &laps)
-        }
-        for name in names where !names.contains(.trends) || name == .syncStatus {
-            switch name {
-            case .readiness:
-                files.append(profile(ReadinessProjection.self, read.batches, laps: &laps) { $0.reserveCapacity(samples: samples) })
-            case .trends:
-                break  // never reached: with trends selected, profileSharingTrends built it
-            case .weeklyStats:
-                files.append(profile(WeeklyStatsProjection.self, read.batches, laps: &laps) { $0.reserveCapacity(samples: samples) })
-            case .syncStatus:
-                files.append(profile(SyncStatusProjection.self, read.batches, laps: &laps) { _ in })
-            }
+        for name in ProjectionName.allCases where names.contains(name) {
+            let bytes = state.fileBytes(name)
+            laps.lap("JSON \(name.cliName) (\(bytes.count) bytes)")
+            files.append(ReadModelFile(projection: name, bytes: bytes))
         }
         if let out {
             laps.restart()
@@ -198,64 +194,6 @@ enum RebuildCommandLine {
     }
 
     private static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
-
-    /// The selected sample projections as `rebuild` replays them with trends
-    /// selected (``ProjectionSet/init(forFiles:)``): trends folds the samples
-    /// and computes the days once; readiness folds only the sleep target and
-    /// weekly stats nothing, and their models are built from those days.
-    private static func profileSharingTrends(_ names: [ProjectionName], _ batches: [EventBatch], samples: Int,
-                                             laps: inout StageLaps) -> [ReadModelFile] {
-        var files: [ReadModelFile] = []
-        var trends = TrendsProjection()
-        trends.reserveCapacity(samples: samples)
-        laps.restart()
-        for batch in batches { trends.apply(batch) }
-        laps.lap("fold trends (every sample)")
-        let daily = trends.modelDailyValues()
-        laps.lap("days of trends' samples (shared by the three models)")
-        let metrics = daily.map(DailyMetrics.init)
-        let trendsModel = TrendsModel(throughSeq: trends.throughSeq, metrics: metrics)
-        laps.lap("model trends (from the days' metrics)")
-        let trendsBytes = trendsModel.fileBytes
-        laps.lap("JSON trends (\(trendsBytes.count) bytes)")
-        files.append(ReadModelFile(projection: .trends, bytes: trendsBytes))
-        if names.contains(.readiness) {
-            var readiness = ReadinessProjection(ignoringSamples: true)
-            for batch in batches { readiness.apply(batch) }
-            laps.lap("fold readiness (sleep target only)")
-            let model = readiness.readModel(metrics: metrics)
-            laps.lap("model readiness (from the days' metrics)")
-            let bytes = model.fileBytes
-            laps.lap("JSON readiness (\(bytes.count) bytes)")
-            files.append(ReadModelFile(projection: .readiness, bytes: bytes))
-        }
-        if names.contains(.weeklyStats) {
-            var weekly = WeeklyStatsProjection(ignoringSamples: true)
-            for batch in batches { weekly.apply(batch) }
-            laps.lap("fold weekly (no samples)")
-            let model = WeeklyStatsModel(throughSeq: weekly.throughSeq, daily: daily)
-            laps.lap("model weekly (from the days)")
-            let bytes = model.fileBytes
-            laps.lap("JSON weekly (\(bytes.count) bytes)")
-            files.append(ReadModelFile(projection: .weeklyStats, bytes: bytes))
-        }
-        return files
-    }
-
-    /// Folds `batches` into a fresh `P`, then computes its model and its JSON, timing each.
-    private static func profile<P: Projection>(_ type: P.Type, _ batches: [EventBatch], laps: inout StageLaps,
-                                               reserve: (inout P) -> Void) -> ReadModelFile where P.Model: ReadModelJSON {
-        var state = P()
-        reserve(&state)
-        laps.restart()
-        for batch in batches { state.apply(batch) }
-        laps.lap("fold \(P.name.cliName)")
-        let model = state.readModel()
-        laps.lap("model \(P.name.cliName)")
-        let bytes = model.fileBytes
-        laps.lap("JSON \(P.name.cliName) (\(bytes.count) bytes)")
-        return ReadModelFile(projection: P.name, bytes: bytes)
-    }
 }
 
 /// The profile's rows: each stage's thread CPU seconds since the previous lap (or restart).

@@ -1,7 +1,7 @@
 import DuneEvents
 import DuneProjections
 
-/// Everything `dune-replay report` shows, read from the four projections after
+/// Everything `dune-replay report` shows, read from the engine after
 /// one replay of the log. No clock: "today" is the last day with data.
 struct ReportData {
     let throughSeq: Int
@@ -24,20 +24,16 @@ struct ReportData {
     /// ``RestoredProjections/load(path:usingSnapshot:command:)`` does.
     static func load(path: String, usingSnapshot: Bool) async throws -> ReportData {
         let restored = try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "report")
-        let models = restored.models
-        // The weekly and sync models are computed on their actors while this task reads the other two.
-        async let weekly = models.weeklyStats.readModel()
-        async let sync = models.syncStatus.readModel()
-        let readinessState = await models.readiness.state
-        let trendsState = await models.trends.state
-        let readiness = readinessState.readModel()
-        let counts = trendsState.samples.sampleCountsBySource()
+        var engine = restored.engine
+        let state = engine.state()
+        let readiness = state.readiness
+        let counts = engine.samples.sampleCountsBySource()
         let sources = counts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { SourceCount(source: $0, samples: counts[$0] ?? 0) }
         return ReportData(
-            throughSeq: restored.throughSeq, readiness: readiness, trends: trendsState.readModel(),
-            weekly: await weekly, sync: await sync,
-            lastNight: readiness.days.last.flatMap { readinessState.dailyValues(on: $0.date)?.sleep },
+            throughSeq: state.throughSeq, readiness: readiness, trends: state.trends,
+            weekly: state.weeklyStats, sync: state.syncStatus,
+            lastNight: readiness.days.last.flatMap { engine.dailyValues(on: $0.date)?.sleep },
             sources: sources)
     }
 

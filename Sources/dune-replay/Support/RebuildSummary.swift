@@ -5,18 +5,18 @@ import DuneTools
 /// The short human summary `rebuild` prints: the latest readiness with its
 /// sub-scores, the latest week against the one before, and trend directions.
 enum RebuildSummary {
-    static func text(projections: ProjectionSet, replay: Replayer.Summary, files: [ReadModelFile], directory: String?) async -> String {
+    static func text(state: StoreState, names: [ProjectionName], replay: Replayer.Summary, files: [ReadModelFile], directory: String?) -> String {
         var text = "Replayed \(Wording.count(replay.events, "event")) (through seq \(replay.throughSeq)).\n"
         if replay.skippedOutsideTimestampWindow > 0 {
             text += "Skipped \(skippedText(replay.skippedOutsideTimestampWindow)).\n"
         }
-        if let readiness = await projections.readiness?.readModel(), let day = readiness.days.last {
+        if names.contains(.readiness), let day = state.readiness.days.last {
             text += "\nReadiness \(day.date): " + (day.score.map { "\(one($0)) (\(day.status.rawValue))" } ?? day.status.rawValue) + "\n"
             text += "  HRV    " + component(day.hrvScore, value: day.hrv, unit: "ms", weight: day.hrvComponent?.weight) + "\n"
             text += "  RHR    " + component(day.rhrScore, value: day.rhr, unit: "bpm", weight: day.rhrComponent?.weight) + "\n"
             text += "  Sleep  " + component(day.sleepScore, value: day.sleepMinutes, unit: "min", weight: day.sleepComponent?.weight) + "\n"
         }
-        if let weekly = await projections.weeklyStats?.readModel(), let week = weekly.weeks.last {
+        if names.contains(.weeklyStats), let week = state.weeklyStats.weeks.last {
             let totals = week.totals
             text += "\nWeek \(week.week): \(totals.workouts) workouts, \(three(totals.durationMinutes)) min, "
                 + "\(three(totals.activeEnergyKcal)) kcal, \(three(totals.distanceKm)) km, \(three(totals.steps)) steps\n"
@@ -28,8 +28,8 @@ enum RebuildSummary {
                 text += "  vs previous week: " + parts.joined(separator: ", ") + "\n"
             }
         }
-        if let trends = await projections.trends?.readModel() {
-            let directions = trends.metrics.map { "\($0.metric.rawValue) \(arrow($0.direction))" }
+        if names.contains(.trends) {
+            let directions = state.trends.metrics.map { "\($0.metric.rawValue) \(arrow($0.direction))" }
             if !directions.isEmpty { text += "\nTrends (last 7 days vs the 4 weeks before): " + directions.joined(separator: ", ") + "\n" }
         }
         if let directory {

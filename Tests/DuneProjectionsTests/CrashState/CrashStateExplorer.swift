@@ -244,13 +244,13 @@ struct CrashStateExplorer {
         }
         if rebuilds.insert(rebuildKey) {
             do {
-                let rebuilt = try await StoreProjections.restore(logPath: logPath, usingSnapshot: false)
-                if await rebuilt.models.set.throughSeq() != lastSeq {
-                    violations.append("a rebuild reads through seq \(await rebuilt.models.set.throughSeq()), the log ends at \(lastSeq)")
+                var rebuilt = try await ReadModelEngine.restore(logPath: logPath, usingSnapshot: false)
+                if rebuilt.engine.throughSeq != lastSeq {
+                    violations.append("a rebuild reads through seq \(rebuilt.engine.throughSeq), the log ends at \(lastSeq)")
                 }
                 if workload.comparesSnapshot {
-                    let restored = try await StoreProjections.restore(logPath: logPath, usingSnapshot: true)
-                    if await restored.models.set.files() != rebuilt.models.set.files() {
+                    var restored = try await ReadModelEngine.restore(logPath: logPath, usingSnapshot: true)
+                    if restored.engine.state() != rebuilt.engine.state() {
                         violations.append("the read models from the snapshot differ from a rebuild")
                     }
                     if restored.snapshotSeq == 0, FileManager.default.fileExists(atPath: SnapshotFile.path(forLog: logPath)),

@@ -133,11 +133,9 @@ struct CrashWorkload: Sendable {
             let log = try EventLog(path: path, options: options(recorder))
             _ = try await log.ingest(batch(0..<2))
             recorder.acknowledge(path)
-            let models = try await StoreProjections.restore(logPath: path, usingSnapshot: false).models
+            let engine = try await ReadModelEngine.restore(logPath: path, usingSnapshot: false).engine
             guard let stamp = await log.stampAtEnd() else { throw CrashWorkloadError.noStamp }
-            let snapshot = ProjectionSnapshot(readiness: await models.readiness.state, trends: await models.trends.state,
-                                              syncStatus: await models.syncStatus.state)
-            try SnapshotFile.write(snapshot, at: stamp, logPath: path, fileSystem: recorder.witness)
+            try SnapshotFile.write(engine.snapshot, at: stamp, logPath: path, fileSystem: recorder.witness)
             for number in 1..<10 {
                 _ = try await log.ingest(batch((number * 3)..<(number * 3 + 2)))
                 recorder.acknowledge(path)

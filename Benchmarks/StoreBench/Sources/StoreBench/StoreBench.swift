@@ -82,6 +82,7 @@ struct StoreBench {
     static let usage = """
         usage: StoreBench open LOG | open-replay LOG | append LOG N fsync|batch|none [WARMUP]
                           | writer LOG N INTERVAL_MS fsync|batch|none | observe LOG N [read-only] | idle LOG SECONDS [read-only]
+                          | query LOG DAYS N
         """
 
     static func main() async throws {
@@ -112,9 +113,30 @@ struct StoreBench {
             try await observe(log: log, count: integer(3, 200), access: access(4))
         case "idle":
             try await idle(log: log, seconds: integer(3, 10), access: access(4))
+        case "query":
+            try await query(log: log, days: integer(3, 90), count: integer(4, 200))
         default:
             fail("unknown mode \(arguments[1])\n\(usage)")
         }
+    }
+
+    /// `DuneStore.samples(of: .hrv, in:)` over the last `days` days of the log, `count` times: p50 / p99 per call.
+    static func query(log: String, days: Int, count: Int) async throws {
+        let store = try await DuneStore.open(at: log, options: DuneStore.Options(access: .readOnly))
+        let state = await store.state
+        guard let last = state.trends.lastDay else { fail("the log has no sample") }
+        let range = last.adding(days: -(days - 1))...last
+        var times: [Double] = []
+        var found = 0
+        for _ in 0..<count {
+            let began = ContinuousClock.now
+            found = await store.samples(of: .hrv, in: range).samples.count
+            times.append(milliseconds(since: began))
+        }
+        await store.close()
+        times.sort()
+        print(String(format: "query hrv %d days x%d (throughSeq %d): %d samples; p50 %.3f ms, p99 %.3f ms, min %.3f ms",
+                     days, count, state.throughSeq, found, times[count / 2], times[min(count - 1, count * 99 / 100)], times[0]))
     }
 
     static func open(log: String, keepsSnapshots: Bool) async throws {

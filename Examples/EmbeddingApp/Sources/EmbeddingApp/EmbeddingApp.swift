@@ -31,8 +31,10 @@ struct EmbeddingApp {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("events.jsonl").path
 
-        // The app opens the log read-write. No lock is held while it is idle.
-        let store = try await DuneStore.open(at: path)
+        // The app opens the log read-write, with a read model of its own. No lock is held while it is idle.
+        var options = DuneStore.Options()
+        options.register(HRVVariability.projection)
+        let store = try await DuneStore.open(at: path, options: options)
 
         // An observation's first element is the current state (an empty log here).
         let observer = FakeHealthKitObserver()
@@ -65,11 +67,25 @@ struct EmbeddingApp {
         if let load = state.syncStatus.features.first(where: { $0.feature == "readiness" }) {
             print("readiness load: \(load.phase), loading: \(load.isLoading), cancelled: \(load.counts.cancelled)")
         }
+        // The app's own read model, from the same state value as the four built-in ones.
+        if let week = try state.model(of: HRVVariability.projection).latestWeek {
+            print("app projection: weeklyHRVVariability \(week.week): \(week.readings) readings, SD "
+                  + String(format: "%.2f", week.standardDeviation) + " ms")
+        }
+        // A query: the HRV points behind a chart of the last seven days, in time order, at the state's seq.
+        if let last = state.readiness.days.last?.date {
+            let hrv = await store.samples(of: .hrv, in: last.adding(days: -6)...last)
+            let values = hrv.samples.compactMap { $0.quantity.map { String(format: "%.0f", $0.value) } }
+            print("query: \(hrv.samples.count) hrv samples \(last.adding(days: -6))...\(last) at throughSeq \(hrv.throughSeq): "
+                  + values.joined(separator: ", "))
+        }
         let current = try await firstState(of: store)
         print("states: first element throughSeq \(current) after the appends (the current state)")
 
         // A widget opens the same log read-only: it never takes the lock and never writes a file.
-        let widget = try await DuneStore.open(at: path, options: DuneStore.Options(access: .readOnly))
+        var widgetOptions = DuneStore.Options(access: .readOnly)
+        widgetOptions.register(HRVVariability.projection)
+        let widget = try await DuneStore.open(at: path, options: widgetOptions)
         let widgetState = await widget.state
         print("read-only store: throughSeq \(widgetState.throughSeq), same state as the app's: \(widgetState == state)")
         do {

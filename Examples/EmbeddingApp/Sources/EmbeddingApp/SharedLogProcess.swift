@@ -54,7 +54,7 @@ struct SharedLogProcess {
                                      source: source, reading: .hrv(40 + Double(index % 13), .milliseconds))
             let outcome = try await store.append(.sample(sample))
             switch outcome {
-            case .appended: appended += 1
+            case .appended, .refreshed: appended += 1
             case .alreadyAppended: break
             case .conflict, .rejected: printError("EmbeddingApp: \(sample.id): \(outcome)")
             }

@@ -3,14 +3,14 @@ import DuneEvents
 import DuneProjections
 import DuneTools
 
-/// `StoreFold.state()` computes each state from the last one, reusing the
+/// `ReadModelEngine.state()` computes each state from the last one, reusing the
 /// days before the earliest changed day. These tests hold it to the state
 /// computed from scratch over the same events, value for value and byte for
 /// byte, after every step of varied logs.
-@Suite struct StoreFoldTests {
+@Suite struct ReadModelEngineTests {
     /// The state of `events` computed from scratch, by a fold that never computed one.
     static func fromScratch(_ events: ArraySlice<RecordedEvent>) -> StoreState {
-        var fold = StoreFold()
+        var fold = ReadModelEngine()
         fold.apply(Array(events))
         return fold.state()
     }
@@ -30,7 +30,7 @@ import DuneTools
     @Test func everyStateEqualsTheStateComputedFromScratch() throws {
         let events = try SyntheticLog.make(days: 70)
         var random = SeededSequence(seed: 21)
-        var fold = StoreFold()
+        var fold = ReadModelEngine()
         var end = 0
         var steps = 0
         while end < events.count {
@@ -61,7 +61,7 @@ import DuneTools
                                 energyKcal: 400, distanceMeters: 8000)
             }
         }
-        var fold = StoreFold()
+        var fold = ReadModelEngine()
         var folded = 0
         func step(_ change: (inout LogBuilder) throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) rethrows {
             try change(&log)
