@@ -3,7 +3,7 @@ import DuneProjections
 import Foundation
 import HealthKit
 
-/// An `HKQueryAnchor` as the text a `sync.anchored` event stores (SPEC §12):
+/// An `HKQueryAnchor` as the text a `sync.anchored` event stores:
 /// the base64 of its `NSKeyedArchiver` archive with secure coding, and back.
 enum HealthKitAnchorArchive {
     /// The anchor's text.

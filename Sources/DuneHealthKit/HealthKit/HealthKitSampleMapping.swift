@@ -3,7 +3,7 @@ import DuneProjections
 import Foundation
 import HealthKit
 
-/// SPEC §12's mapping of one HealthKit sample of a kind to a ``SampleInput``.
+/// The mapping (docs/healthkit-sync.md) of one HealthKit sample of a kind to a ``SampleInput``.
 ///
 /// | kind | HealthKit | value read in |
 /// |---|---|---|

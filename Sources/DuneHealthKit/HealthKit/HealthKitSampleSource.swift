@@ -9,7 +9,7 @@ import HealthKit
 /// appends, anchors, reconcile, budgets, when a completion handler runs):
 /// - ``changes(of:after:limit:)`` runs one `HKAnchoredObjectQuery` with
 ///   `limit`, from the anchor the engine stored (base64 of the archived
-///   `HKQueryAnchor`), and maps its samples (SPEC §12's table; units through
+///   `HKQueryAnchor`), and maps its samples (docs/healthkit-sync.md's table; units through
 ///   `HKUnit`; offsets from `HKMetadataKeyTimeZone`, else the device's zone,
 ///   at each instant).
 /// - ``sampleIDs(of:on:)`` pages `HKAnchoredObjectQuery`s over the days with

@@ -2,7 +2,7 @@
 import DuneProjections
 import HealthKit
 
-/// The HealthKit type of each sample kind (SPEC §12's mapping, left column).
+/// The HealthKit type of each sample kind (the mapping table of docs/healthkit-sync.md, left column).
 enum HealthKitSampleTypes {
     /// The `HKSampleType` an anchored or observer query of `kind` asks for.
     static func sampleType(for kind: SampleKind) -> HKSampleType {

@@ -1,7 +1,7 @@
 import DuneProjections
 
-/// The instants a reconcile's query covers for a range of local days (SPEC
-/// §12): wide enough that every sample whose day (§2) lies in the range is
+/// The instants a reconcile's query covers for a range of local days (docs/healthkit-sync.md,
+/// "Deletions and reconcile"): wide enough that every sample whose day lies in the range is
 /// answered, whatever its offset; the engine then keeps only the ids whose
 /// day rule puts them in the range, so a wider window is harmless and a
 /// narrower one would delete samples.

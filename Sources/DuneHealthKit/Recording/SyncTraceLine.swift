@@ -1,6 +1,6 @@
 import DuneProjections
 
-/// The lines of a sync trace (SPEC §12), written in DuneEvents' canonical
+/// The lines of a sync trace (docs/sync-trace.md), written in DuneEvents' canonical
 /// JSON (sorted keys, one number format), one object per line.
 package enum SyncTraceLine {
     /// `{"page":{"sampleType":T,"after":A|null,"anchor":B,"added":[S…],"deleted":[ID…]}}`.

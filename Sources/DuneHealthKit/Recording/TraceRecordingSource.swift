@@ -2,7 +2,7 @@ import DuneProjections
 
 /// A ``HealthSampleSource`` that answers exactly as the source it wraps and
 /// writes every answer to a trace file, in the format `dune-replay sync
-/// --trace` replays (SPEC §12), as the answers happen.
+/// --trace` replays (docs/sync-trace.md), as the answers happen.
 ///
 /// Opt-in: wrap the HealthKit adapter in it to reproduce a user's sync bug.
 /// A page becomes a `page` line (the anchor it was asked after, the new

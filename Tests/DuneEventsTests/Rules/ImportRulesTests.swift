@@ -3,8 +3,9 @@ import Testing
 
 /// Keeps the platform rule of STYLE.md ("Files and syscalls: one platform
 /// layer") and RULES.md: only `Sources/DuneEvents/Platform/` talks to libc
-/// (and inside it only `Syscalls.swift` imports it; the other files of the
-/// folder call its `system_*` functions), the core and the projections import
+/// (and inside it only `Syscalls.swift` and `Socket.swift`, the NATS
+/// client's TCP socket, import it; the other files of the folder call their
+/// functions), the core and the projections import
 /// the standard library only.
 ///
 /// A grep for `import Glibc` is not enough: Foundation re-exports Glibc on
@@ -14,8 +15,10 @@ import Testing
 @Suite struct ImportRulesTests {
     /// The C library modules.
     static let libc: Set<String> = ["Glibc", "Musl", "Darwin"]
-    /// The one file of Sources that imports them.
-    static let libcFile = "Sources/DuneEvents/Platform/Syscalls.swift"
+    /// The files of Sources that import them: the file system calls, and the TCP socket of
+    /// the NATS client (issue 36), which keeps its `poll`/`connect`/`send` calls next to the
+    /// socket state they act on.
+    static let libcFiles: Set<String> = ["Sources/DuneEvents/Platform/Syscalls.swift", "Sources/DuneEvents/Platform/Socket.swift"]
     /// Foundation and its parts.
     static let foundation: Set<String> = ["Foundation", "FoundationEssentials", "FoundationXML", "FoundationNetworking"]
 
@@ -39,6 +42,7 @@ import Testing
         "Sources/DuneHealthImport/Internal/BlockingProducer.swift",
         "Sources/DuneEvents/Support/DispatchQueueExecutor.swift",
         "Sources/DuneTools/Input/IngestSession+ParseAhead.swift",
+        "Sources/DuneShip/LogShipper.swift",
     ]
     /// The files of Sources that hold SwiftUI's state and so may import Observation (it ships with the toolchain on every platform).
     static let observationFiles: Set<String> = ["Sources/DuneProjections/Store/StoreStateModel.swift"]
@@ -46,12 +50,16 @@ import Testing
     /// DuneProjections (FoundationEssentials where it is a module of its own, as on Linux), so that
     /// DuneEvents stays Foundation-free (issue 35).
     static let foundationFiles: Set<String> = ["Sources/DuneProjections/Support/Timestamp+Date.swift"]
+    /// The HealthKit adapter (issue 33): `#if canImport(HealthKit)` files, compiled only on
+    /// Apple platforms, which may import HealthKit and Foundation (HealthKit's dates,
+    /// `NSKeyedArchiver` for anchors).
+    static let healthKitAdapterFolder = "Sources/DuneHealthKit/HealthKit/"
     /// What any file of Sources may import, besides the lists above.
-    static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "DuneHealthImport", "DuneTools", "DuneFixtures",
-                                             "Synchronization"]
+    static let sourceImports: Set<String> = ["Swift", "DuneEvents", "DuneProjections", "DuneHealthImport", "DuneHealthKit", "DuneShip",
+                                             "DuneTools", "DuneFixtures", "Synchronization"]
     /// What any test file may import; libc only under `#if canImport(<module>)`.
     static let testImports: Set<String> = Set(["Swift", "Testing", "XCTest", "DuneEvents", "DuneProjections", "DuneHealthImport",
-                                           "DuneTools", "DuneFixtures", "DuneOracles", "dune_replay",
+                                           "DuneHealthKit", "DuneShip", "DuneTools", "DuneFixtures", "DuneOracles", "dune_replay",
                                            "Synchronization", "Dispatch", "Observation"]).union(foundation)
 
     @Test func everyFileImportsOnlyWhatItsFolderAllows() throws {
@@ -69,13 +77,18 @@ import Testing
         #expect(Self.violations(path: core, text: "import Synchronization\n").isEmpty)
         #expect(Self.violations(path: core, text: "import Observation\n").count == 1)
         #expect(Self.violations(path: "Sources/DuneProjections/Store/StoreStateModel.swift", text: "import Observation\n").isEmpty)
-        let platform = Self.libcFile
+        let platform = "Sources/DuneEvents/Platform/Syscalls.swift"
         #expect(Self.violations(path: platform, text: "#if canImport(Glibc)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#endif\n").isEmpty)
         #expect(Self.violations(path: platform, text: "import Glibc\n").count == 1)
         #expect(Self.violations(path: "Sources/DuneEvents/Platform/Scratch.swift", text: "#if canImport(Glibc)\nimport Glibc\n#endif\n").count == 1)
         // The tools and the importer call the platform layer too; they never import libc.
         #expect(Self.violations(path: "Sources/DuneTools/CommandLine/Scratch.swift", text: "#if canImport(Glibc)\nimport Glibc\n#endif\n").count == 1)
         #expect(Self.violations(path: "Sources/DuneHealthImport/Scratch.swift", text: "import Darwin\n").count == 1)
+        // HealthKit and Foundation only in the adapter's folder, and only under its condition.
+        let adapter = "Sources/DuneHealthKit/HealthKit/Scratch.swift"
+        #expect(Self.violations(path: adapter, text: "#if canImport(HealthKit)\nimport Foundation\nimport HealthKit\n#endif\n").isEmpty)
+        #expect(Self.violations(path: adapter, text: "import HealthKit\n").count == 1)
+        #expect(Self.violations(path: "Sources/DuneHealthKit/Engine/Scratch.swift", text: "import Foundation\n").count == 1)
         let test = "Tests/DuneEventsTests/Scratch.swift"
         #expect(Self.violations(path: test, text: "import Glibc\n").count == 1)
         #expect(Self.violations(path: test, text: "#if canImport(Glibc)\nimport Glibc\n#endif\n").isEmpty)
@@ -111,7 +124,8 @@ import Testing
     /// The violations in one file, given its path relative to the package root.
     static func violations(path: String, text: String) -> [String] {
         let isSource = path.hasPrefix("Sources/")
-        let isLibcFile = path == libcFile
+        let isLibcFile = libcFiles.contains(path)
+        let isHealthKitAdapter = path.hasPrefix(healthKitAdapterFolder)
         let isCore = coreFolders.contains { path.hasPrefix($0) } || corePrefixes.contains { path.hasPrefix($0) }
         var found: [String] = []
         var conditions: [String] = []   // the active `#if`/`#elseif` branch conditions, outermost first
@@ -132,7 +146,7 @@ import Testing
             // Qualified uses: `Glibc.write(…)` compiles only where Glibc does.
             for module in libc where line.range(of: "\\b\(module)\\.", options: .regularExpression) != nil {
                 if isSource && !isLibcFile {
-                    found.append("\(at): uses '\(module).' outside \(libcFile); call the platform layer")
+                    found.append("\(at): uses '\(module).' outside \(libcFiles.sorted().joined(separator: " and ")); call the platform layer")
                 } else if !guarded(module) {
                     found.append("\(at): uses '\(module).' outside '#if canImport(\(module))'")
                 }
@@ -143,7 +157,7 @@ import Testing
             if libc.contains(module) {
                 if isSource && !isLibcFile {
                     allowed = false
-                    reason = "only \(libcFile) imports libc; call its system_* functions"
+                    reason = "only \(libcFiles.sorted().joined(separator: " and ")) import libc; call their functions"
                 } else {
                     allowed = guarded(module)
                     reason = "put 'import \(module)' under '#if canImport(\(module))'"
@@ -156,6 +170,9 @@ import Testing
                     || (module == "Observation" && observationFiles.contains(path))
                     || (foundation.contains(module) && foundationFiles.contains(path))
                 reason = "the pure core (Model, Codec, Deciders, Batch, input parsing, DuneProjections) imports only the standard library, Synchronization and DuneEvents"
+            } else if isHealthKitAdapter && (module == "HealthKit" || module == "Foundation") {
+                allowed = text.contains("#if canImport(HealthKit)")
+                reason = "the HealthKit adapter's files are wrapped in '#if canImport(HealthKit)'"
             } else if foundation.contains(module) {
                 allowed = foundationFiles.contains(path)
                 reason = "Foundation is allowed only in the files listed in ImportRulesTests.foundationFiles"
