@@ -302,7 +302,7 @@ private enum Glue {
         Darwin.poll(&entry, 1, timeout)
         #elseif canImport(Glibc)
         Glibc.poll(&entry, 1, timeout)
-        #else
+        #elseif canImport(Musl)
         Musl.poll(&entry, 1, timeout)
         #endif
     }

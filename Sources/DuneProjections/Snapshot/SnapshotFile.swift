@@ -273,6 +273,8 @@ extension SnapshotFile {
         guard try log.size == stamp.offset, stamp.matches(log, size: stamp.offset) else { return false }
         try prepared.commit()
         committed = true
+        // Still under the lock, with this one renamed into place: what a killed writer left.
+        removeStaleTemporaries(logPath: logPath)
         return true
     }
 }

@@ -49,7 +49,10 @@ import Testing
     /// The files of Sources allowed Foundation: only the app-facing `Date` conversions, in
     /// DuneProjections (FoundationEssentials where it is a module of its own, as on Linux), so that
     /// DuneEvents stays Foundation-free (issue 35).
-    static let foundationFiles: Set<String> = ["Sources/DuneProjections/Support/Timestamp+Date.swift"]
+    /// And the snapshot coding of an app's own read models (`Codable` values, written as
+    /// sorted JSON through `JSONEncoder`, issue 34).
+    static let foundationFiles: Set<String> = ["Sources/DuneProjections/Support/Timestamp+Date.swift",
+                                               "Sources/DuneProjections/Engine/AnyAppProjection.swift"]
     /// The HealthKit adapter (issue 33): `#if canImport(HealthKit)` files, compiled only on
     /// Apple platforms, which may import HealthKit and Foundation (HealthKit's dates,
     /// `NSKeyedArchiver` for anchors).

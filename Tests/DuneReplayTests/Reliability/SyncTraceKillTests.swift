@@ -90,10 +90,11 @@ extension Reliability {
                 while killed < Self.kills, trial < Self.kills * 4 {
                     trial += 1
                     let running = try cli.start(["sync", "--trace", "trace.jsonl", "--log", "killed.jsonl"],
-                                                environment: ["DUNE_SYNC_LINE_DELAY_MS": "2"])
+                                                environment: ["DUNE_SYNC_LINE_DELAY_MS": "20"])
                     let started = clock.now
-                    // A moment within the first second and a half: the run takes a few seconds at 2 ms a line.
-                    usleep(UInt32(random.int(in: 0..<1_500_000)))
+                    // A moment within the first 0.3 s, while a run applies at most ~15 of the trace's lines
+                    // (20 ms each): every run but the last few lands a kill, however fast or busy the machine.
+                    usleep(UInt32(random.int(in: 0..<300_000)))
                     running.kill(SIGKILL)
                     let result = try running.finish(within: 300)
                     try #require(!result.timedOut, "trial \(trial): sync hung")
