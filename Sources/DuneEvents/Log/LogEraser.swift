@@ -36,6 +36,9 @@ package enum LogEraser {
         let newLog = newLogPath(forLog: path)
         let journal = journalPath(forLog: path)
         let directory = FileSystem.parentDirectory(of: path)
+        // A forget killed while writing its journal or new log atomically left their temporaries.
+        LogCacheFile.removeTemporaries(of: journal)
+        LogCacheFile.removeTemporaries(of: newLog)
         if exists(newLog) {
             // The rename never happened: the log is the old one, untouched.
             try remove(newLog, fileSystem)

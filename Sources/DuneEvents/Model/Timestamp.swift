@@ -75,7 +75,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// whole minutes, as RFC 3339 writes it (old local mean times had
     /// seconds). A number that is not finite or lies beyond ±300,000 years is
     /// clamped to that bound; it is outside the accepted window anyway
-    /// (``TimestampWindow``), so an append rejects it.
+    /// (the log's timestamp window), so an append rejects it.
     ///
     /// ```swift
     /// let start = Timestamp(secondsSince1970: 1_772_431_960.123, offsetSeconds: 3600)
