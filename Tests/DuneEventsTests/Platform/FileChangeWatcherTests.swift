@@ -7,7 +7,7 @@ import Testing
 /// process makes to a watched file, with the platform's notification and with
 /// the polling fallback, and never after it is cancelled.
 ///
-/// Every wait is for a callback, bounded by a deadline (`ChangeCounter.waitForCall`);
+/// Every wait is for a callback, with a limit of minutes (`ChangeCounter.waitForCall`, 300 s);
 /// no test sleeps and then assumes something happened.
 @Suite struct FileChangeWatcherTests {
     /// The platform's notification (`false`) and the polling fallback (`true`).
@@ -255,7 +255,7 @@ import Testing
     }
 }
 
-/// Counts `onChange` calls, and waits for one with a deadline.
+/// Counts `onChange` calls, and waits for one (up to 300 s, which only ends a test that would hang).
 final class ChangeCounter: Sendable {
     private let count = Mutex(0)
 
@@ -275,8 +275,8 @@ final class ChangeCounter: Sendable {
     /// Waits until `condition` holds; `false` after `seconds`.
     func waitUntil(seconds: Int = 300, _ condition: () -> Bool) async -> Bool {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(seconds)
-        while clock.now < deadline {
+        let limit = clock.now + .seconds(seconds)
+        while clock.now < limit {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(5))
         }
