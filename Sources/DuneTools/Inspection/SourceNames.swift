@@ -29,21 +29,7 @@ package enum SourceNames {
     /// invisible characters (zero-width space, byte order mark). Compared as
     /// a `String`, so spellings in another Unicode normalisation are equal too.
     package static func lookAlikeKey(_ name: String) -> String {
-        var key = ""
-        var pendingSpace = false
-        for scalar in name.lowercased().unicodeScalars {
-            if scalar.properties.isWhitespace {
-                pendingSpace = !key.isEmpty
-                continue
-            }
-            if scalar.properties.isDefaultIgnorableCodePoint { continue }
-            if pendingSpace {
-                key.unicodeScalars.append(" ")
-                pendingSpace = false
-            }
-            key.unicodeScalars.append(scalar)
-        }
-        return key
+        spaced(name.lowercased())
     }
 
     /// Whether `a` and `b` are different names (by bytes) that look alike.
@@ -59,7 +45,8 @@ package enum SourceNames {
         return "case and white space"
     }
 
-    /// `name` with white space normalised as in ``lookAlikeKey(_:)`` but its case kept.
+    /// `name` with runs of white space as one space (none at the ends) and default-ignorable
+    /// scalars dropped; its case kept.
     private static func spaced(_ name: String) -> String {
         var text = ""
         var pendingSpace = false
