@@ -90,6 +90,10 @@ package final class LogShipper {
         /// Give message `number` (1-based, counted in this ship) an expectation the
         /// server refuses (`Nats-Expected-Last-Sequence` 1 on a stream past it).
         case refuseMessage(number: Int)
+        /// Write the first `count` messages, flush them, print `ship: paused after
+        /// <count> messages` on stderr and wait there 300 s, so a test can kill the
+        /// process mid-ship at a known point (`DUNE_SHIP_PAUSE_AFTER`, read only by `dune-replay ship`).
+        case pause(afterMessages: Int)
     }
     package var fault: Fault?
     private var messagesThisShip = 0
@@ -295,11 +299,7 @@ package final class LogShipper {
             header.append(contentsOf: "\r\n".utf8)
             let reply = commits ? connection.newReplySubject() : nil
             try connection.publish(subject: subject, replyTo: reply, headerBlock: header, payload: line.bytes.buffer)
-            if case .dropConnection(let after)? = fault, messagesThisShip == after {
-                try connection.flush()
-                connection.close()
-                throw ShipError(.unavailable, "test fault: the connection to \(options.url) was dropped after \(after) messages, before the batch's commit")
-            }
+            try applyFault()
             if connection.queuedByteCount >= 256 * 1024 { try connection.flush() }
             guard let reply else { return }
             try connection.flush()
@@ -309,6 +309,24 @@ package final class LogShipper {
             inWindow = 0
         }
         return published
+    }
+
+    /// The test hooks that act after a message is written: ``Fault/dropConnection(afterMessages:)``
+    /// and ``Fault/pause(afterMessages:)``.
+    private func applyFault() throws {
+        switch fault {
+        case .dropConnection(let after)? where messagesThisShip == after:
+            try connection.flush()
+            connection.close()
+            throw ShipError(.unavailable, "test fault: the connection to \(options.url) was dropped after \(after) messages, before their acknowledgement")
+        case .pause(let after)? where messagesThisShip == after:
+            try connection.flush()
+            var line = "ship: paused after \(after) messages\n"
+            _ = line.withUTF8 { try? ProcessCalls.writeAll(UnsafeRawBufferPointer($0), toDescriptor: 2, name: "stderr") }
+            SystemClock.sleep(seconds: 300)  // on the ship's own queue, never the cooperative pool
+        default:
+            return
+        }
     }
 
     /// Publishes lines `start…` as a pipeline of plain publishes on a stream that holds only this
@@ -357,11 +375,7 @@ package final class LogShipper {
             let acknowledges = (line.number - start + 1) % window == 0 || line.number == total
             let reply = acknowledges ? connection.newReplySubject() : nil
             try connection.publish(subject: subject, replyTo: reply, headerBlock: header, payload: line.bytes.buffer)
-            if case .dropConnection(let after)? = fault, messagesThisShip == after {
-                try connection.flush()
-                connection.close()
-                throw ShipError(.unavailable, "test fault: the connection to \(options.url) was dropped after \(after) messages, before their acknowledgement")
-            }
+            try applyFault()
             if let reply { outstanding.append((reply, line.number)) }
             if connection.queuedByteCount >= 256 * 1024 || reply != nil { try connection.flush() }
             while outstanding.count >= windowsInFlight { try awaitOldest() }

@@ -62,6 +62,13 @@ public actor DuneStore {
         /// Linux. The default, ``FileProtection/completeUntilFirstUserAuthentication``,
         /// lets HealthKit background delivery append while the phone is locked.
         public var protection: FileProtection
+        /// Whether a read-write open creates the log's folder (and its parents,
+        /// mode 0700) when it is missing; `false` by default, so that a wrong
+        /// path (a mistyped App Group identifier, a folder not created yet)
+        /// fails the open with ``DuneEventsError/Code/inputUnavailable``
+        /// instead of starting an empty log in a new folder. The log file
+        /// itself is always created when missing, in an existing folder.
+        public var createsMissingFolders: Bool
         /// The file system the log is written through: the real one, except in
         /// tests that inject faults (an I/O error on a write) through the platform layer.
         package var fileSystem: FileSystemWitness = .system
@@ -73,13 +80,15 @@ public actor DuneStore {
         ///   - keepsSnapshots: Whether to start from and keep `<log>.snapshot`.
         ///   - access: Read-write, or read-only for a widget or an extension.
         ///   - protection: The Data Protection class of the files the store creates.
+        ///   - createsMissingFolders: Whether a read-write open creates the log's missing folder.
         public init(durability: Durability = .batch, waitForLock: LockWait = .untilAvailable, keepsSnapshots: Bool = true,
-                    access: Access = .readWrite, protection: FileProtection = .default) {
+                    access: Access = .readWrite, protection: FileProtection = .default, createsMissingFolders: Bool = false) {
             self.durability = durability
             self.waitForLock = waitForLock
             self.keepsSnapshots = keepsSnapshots
             self.access = access
             self.protection = protection
+            self.createsMissingFolders = createsMissingFolders
         }
 
         /// The app's own read models, in registration order (``register(_:)``).
@@ -157,8 +166,10 @@ public actor DuneStore {
     ///
     /// Opening takes no lock, except briefly when a crashed writer left
     /// something to repair (a torn last line, an interrupted forget). A
-    /// read-write store creates a missing log (mode 0600); a read-only store
-    /// starts from an empty state and follows the log once a writer creates it.
+    /// read-write store creates a missing log (mode 0600) in an existing
+    /// folder, and the folder too only with ``Options/createsMissingFolders``;
+    /// a read-only store starts from an empty state and follows the log once
+    /// a writer creates it.
     ///
     /// - Parameters:
     ///   - path: The log file.
@@ -168,7 +179,8 @@ public actor DuneStore {
     ///   (nothing is kept); otherwise a ``DuneEventsError``: `corruptLog` when
     ///   a line it reads is damaged, `logLocked` when a repair needed the lock
     ///   and ``Options/waitForLock`` ran out, `io` or `inputUnavailable` when
-    ///   the file cannot be opened or created.
+    ///   the file cannot be opened or created, `inputUnavailable` when the
+    ///   log's folder is missing and ``Options/createsMissingFolders`` is off.
     /// - Complexity: O(n) in the log's events after its snapshot.
     public static func open(at path: String, options: Options = Options()) async throws -> DuneStore {
         try Task.checkCancellation()
@@ -184,7 +196,10 @@ public actor DuneStore {
                                                       create: true, protection: options.protection, defersState: true)
                     logOptions.fileSystem = options.fileSystem
                     let openOptions = logOptions
-                    let opened = try await executor.run { try EventLog(path: path, options: openOptions, isCancelled: isCancelled) }
+                    let opened = try await executor.run {
+                        if !options.createsMissingFolders { try requireFolder(ofLog: path) }
+                        return try EventLog(path: path, options: openOptions, isCancelled: isCancelled)
+                    }
                     log = opened
                     // Only a writer holding the lock writes snapshots: a temporary one left now is a killed writer's.
                     await opened.whileLockIsFree { SnapshotFile.removeStaleTemporaries(logPath: path) }
@@ -208,6 +223,22 @@ public actor DuneStore {
             }
         } onCancel: {
             cancelled.set()
+        }
+    }
+
+    /// Throws `inputUnavailable` unless the folder that holds the log at `path` exists.
+    private static func requireFolder(ofLog path: String) throws(DuneEventsError) {
+        let folder = FileSystem.parentDirectory(of: path)
+        let status: FileStatus?
+        do throws(Errno) {
+            status = try FileSystem.status(ofPath: folder)
+        } catch {
+            throw DuneEventsError(error, during: .open, path: folder)
+        }
+        guard let status, status.isDirectory else {
+            let problem = status == nil ? "does not exist" : "is not a folder"
+            throw DuneEventsError(.inputUnavailable, "the log's folder '\(folder)' \(problem); create it first, or open with "
+                                  + "DuneStore.Options.createsMissingFolders to create it", location: .init(path: path))
         }
     }
 

@@ -93,7 +93,8 @@ enum IngestCommandLine {
             await log.close()
             return status
         }
-        let summary = try await ingestAll(readers, into: &session, rejections: rejections)
+        let pause = system_environment("DUNE_INGEST_PAUSE_AFTER_DURABLE") == "1" ? durable : nil
+        let summary = try await ingestAll(readers, into: &session, rejections: rejections, pausingOnceDurable: pause)
         meter?.finish()
         rejections.finish()
         await log.close()
@@ -105,8 +106,15 @@ enum IngestCommandLine {
         return summary.rejected + summary.conflicts > 0 ? .dataError : .success
     }
 
+    /// For the interrupt and kill tests only (not part of the command's interface):
+    /// with `pausingOnceDurable` (`DUNE_INGEST_PAUSE_AFTER_DURABLE=1`), the first
+    /// time a line is acknowledged the ingest prints `ingest: paused with N lines
+    /// acknowledged` on stderr and waits there (up to 300 s, on no thread), so a
+    /// test can signal it at a known point, mid-ingest, however fast the build.
     private static func ingestAll(_ readers: [InputLineReader], into session: inout IngestSession,
-                                  rejections: RejectionReporter) async throws -> IngestSession.Summary {
+                                  rejections: RejectionReporter,
+                                  pausingOnceDurable pause: DurableProgress?) async throws -> IngestSession.Summary {
+        var pause = pause
         do {
             for reader in readers {
                 // A file that is plainly not JSON lines is named once, before its lines are rejected.
@@ -116,6 +124,11 @@ enum IngestCommandLine {
                 }
                 while let line = try reader.next() {
                     try await session.submit(line: line, input: reader.name)
+                    if let acknowledged = pause?.acknowledgedLines, acknowledged > 0 {
+                        pause = nil
+                        Terminal.err("ingest: paused with \(acknowledged) lines acknowledged\n")
+                        try await Task.sleep(for: .seconds(300))
+                    }
                 }
             }
         } catch {
@@ -133,6 +146,9 @@ enum IngestCommandLine {
         func update(_ progress: IngestSession.Progress) {
             self.progress.withLock { $0 = progress }
         }
+
+        /// Lines acknowledged so far.
+        var acknowledgedLines: Int { progress.withLock { $0?.acknowledgedLines ?? 0 } }
 
         /// "Interrupted: …": how many lines are in the log and how to resume.
         func interruptedText() -> String {

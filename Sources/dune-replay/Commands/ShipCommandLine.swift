@@ -72,6 +72,8 @@ enum ShipCommandLine {
             Result { () throws(ShipError) -> ShipSummary in
                 let shipper = try LogShipper.connect(finalOptions) { Terminal.err($0 + "\n") }
                 defer { shipper.close() }
+                // For the kill test only (not part of the command's interface): see LogShipper.Fault.pause.
+                if let after = system_environment("DUNE_SHIP_PAUSE_AFTER").flatMap({ Int($0) }) { shipper.fault = .pause(afterMessages: after) }
                 if follow {
                     try shipper.follow(report: { printShip($0, json: json) })
                 }

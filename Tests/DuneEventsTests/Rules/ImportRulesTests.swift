@@ -51,7 +51,9 @@ import Testing
     /// DuneEvents stays Foundation-free (issue 35).
     /// And the snapshot coding of an app's own read models (`Codable` values, written as
     /// sorted JSON through `JSONEncoder`, issue 34).
+    /// And `DuneStore.open(at: URL)`, for an app's App Group container (issue 35).
     static let foundationFiles: Set<String> = ["Sources/DuneProjections/Support/Timestamp+Date.swift",
+                                               "Sources/DuneProjections/Store/DuneStore+URL.swift",
                                                "Sources/DuneProjections/Engine/AnyAppProjection.swift"]
     /// The HealthKit adapter (issue 33): `#if canImport(HealthKit)` files, compiled only on
     /// Apple platforms, which may import HealthKit and Foundation (HealthKit's dates,
