@@ -5,7 +5,7 @@
 #   Scripts/build-docs.sh            symbol graphs, `docc convert --warnings-as-errors`, coverage
 #   DOCC=/path/to/docc Scripts/build-docs.sh
 #
-# Output: .build/docs/DuneProjections.doccarchive, transformed for static hosting: serve the
+# Output: .build/docs/DuneProjections.doccarchive (and DuneHealthKit.doccarchive), transformed for static hosting: serve the
 # folder (e.g. `python3 -m http.server -d .build/docs/DuneProjections.doccarchive 8000`) and open
 # http://127.0.0.1:8000/documentation/duneprojections. Exit status 0 only when docc reported
 # no warning and no public symbol lacks a doc comment.
@@ -56,13 +56,15 @@ fi
 
 build_graphs() {
     mkdir -p "$graphs"
-    swift build --scratch-path "$scratch" --target DuneProjections \
+    # DuneHealthKit depends on DuneProjections and DuneEvents: building it emits all three graphs.
+    swift build --scratch-path "$scratch" --target DuneHealthKit \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >&2
 }
 
 echo "== symbol graphs ($graphs)" >&2
 build_graphs
-if [ ! -f "$graphs/DuneProjections.symbols.json" ] || [ ! -f "$graphs/DuneEvents.symbols.json" ]; then
+if [ ! -f "$graphs/DuneProjections.symbols.json" ] || [ ! -f "$graphs/DuneEvents.symbols.json" ] \
+    || [ ! -f "$graphs/DuneHealthKit.symbols.json" ]; then
     # An up-to-date build emits nothing: start this scratch directory over once.
     echo "build-docs: symbol graphs missing; rebuilding $scratch from scratch" >&2
     rm -rf "$scratch"
@@ -98,13 +100,32 @@ diagnostics=$(grep -cE '^(warning|error):' "$log" || true)
 grep -E '^(warning|error):' "$log" >&2 || true
 echo "docc convert: exit $docc_status, $diagnostics warnings/errors (full output: $log)"
 
+# DuneHealthKit: a catalog and an archive of its own (links to DuneProjections' types are code
+# voice, since docc resolves no link between archives). Its HealthKit adapter is compiled only
+# where HealthKit exists, so it is not in a graph built on Linux.
+hk_staging="$out/symbol-graphs-DuneHealthKit"
+rm -rf "$hk_staging" "$out/DuneHealthKit.doccarchive"
+mkdir -p "$hk_staging"
+cp "$graphs"/DuneHealthKit.symbols.json "$hk_staging"/
+hk_log="$out/docc-convert-healthkit.log"
+"$docc" convert Sources/DuneHealthKit/DuneHealthKit.docc \
+    --additional-symbol-graph-dir "$hk_staging" \
+    --output-path "$out/DuneHealthKit.doccarchive" \
+    --fallback-display-name DuneHealthKit \
+    --fallback-bundle-identifier org.duneevents.DuneHealthKit \
+    --transform-for-static-hosting \
+    --warnings-as-errors >"$hk_log" 2>&1 || docc_status=$?
+hk_diagnostics=$(grep -cE '^(warning|error):' "$hk_log" || true)
+grep -E '^(warning|error):' "$hk_log" >&2 || true
+echo "docc convert DuneHealthKit: exit $docc_status, $hk_diagnostics warnings/errors (full output: $hk_log)"
+
 echo "== documentation coverage" >&2
 coverage_status=0
-python3 Scripts/doc_coverage.py "$graphs" DuneEvents DuneProjections >"$out/coverage.txt" || coverage_status=$?
+python3 Scripts/doc_coverage.py "$graphs" DuneEvents DuneProjections DuneHealthKit >"$out/coverage.txt" || coverage_status=$?
 head -n 20 "$out/coverage.txt" >&2
 echo "coverage: $(tail -n 1 "$out/coverage.txt") (full list: $out/coverage.txt)"
 
 if [ "$docc_status" -ne 0 ] || [ "$coverage_status" -ne 0 ]; then
     exit 1
 fi
-echo "site: $out/DuneProjections.doccarchive"
+echo "sites: $out/DuneProjections.doccarchive, $out/DuneHealthKit.doccarchive"

@@ -24,6 +24,17 @@ import Testing
         #expect(text.contains("duneevents<"), "\(text)")
     }
 
+    /// Item 9: the README says how to build and run a release `dune-replay` for a real log,
+    /// with a product the package declares.
+    @Test func theReadmeSaysHowToBuildAndRunARelease() throws {
+        let readme = try String(contentsOfFile: Self.repository + "/README.md", encoding: .utf8)
+        let manifest = try String(contentsOfFile: Self.repository + "/Package.swift", encoding: .utf8)
+        #expect(readme.contains("swift build -c release --product dune-replay"))
+        #expect(readme.contains(".build/release/dune-replay verify --log"))
+        #expect(readme.contains("`swift run` builds a debug binary"))
+        #expect(manifest.contains(#".executable(name: "dune-replay""#))
+    }
+
     @Test func gettingStartedOffersNoVersionThatIsNotTagged() throws {
         let article = try String(contentsOfFile: Self.repository + "/Sources/DuneProjections/DuneProjections.docc/GettingStarted.md", encoding: .utf8)
         #expect(!article.contains(#"from: "1.0.0""#))

@@ -1,7 +1,7 @@
 import DuneProjections
 
 /// The sync engine: brings a ``HealthSampleSource``'s samples into a
-/// ``DuneStore``, type by type, with the anchor of each type stored as an
+/// `DuneStore`, type by type, with the anchor of each type stored as an
 /// event in the same batch as the data it stands for (docs/sync-trace.md).
 ///
 /// - A sync of a type pages through the source's changes after the type's
@@ -72,7 +72,7 @@ public actor HealthSyncEngine {
     ///   - budget: When to stop at a page boundary.
     /// - Returns: What the sync did; a failed query, a failed write or a
     ///   cancellation is an outcome (every page stored before it stays).
-    /// - Throws: A ``DuneEventsError`` when the store cannot record the
+    /// - Throws: A `DuneEventsError` when the store cannot record the
     ///   sync's start (nothing was queried).
     public func sync(_ type: SampleKind, budget: SyncBudget = .unlimited) async throws -> SyncResult {
         let task: Task<Result<SyncResult, any Error>, Never>
@@ -220,7 +220,7 @@ public actor HealthSyncEngine {
     ///   - type: The sample type.
     ///   - days: The local days to check.
     /// - Returns: The ids deleted, in id order.
-    /// - Throws: What the source's ``HealthSampleSource/sampleIDs(of:on:)`` throws (nothing is deleted then), or a ``DuneEventsError``.
+    /// - Throws: What the source's ``HealthSampleSource/sampleIDs(of:on:)`` throws (nothing is deleted then), or a `DuneEventsError`.
     public func reconcile(_ type: SampleKind, days: ClosedRange<DayKey>) async throws -> ReconcileResult {
         let source = self.source
         let held = try await QueryRace.run(deadline: nil) { try await source.sampleIDs(of: type, on: days) }
@@ -276,7 +276,7 @@ public actor HealthSyncEngine {
     ///   - types: The sample types to sync; for an observer, the first is the type it fired for.
     ///   - budget: Each sync's budget.
     /// - Returns: The coordinator's outcome and one result per type.
-    /// - Throws: A ``DuneEventsError`` when the store cannot record the request.
+    /// - Throws: A `DuneEventsError` when the store cannot record the request.
     public func refresh(_ source: RefreshSource, types: [SampleKind], budget: SyncBudget = .unlimited) async throws -> RefreshSync {
         let kind = source == .healthKitObserver ? types.first : nil
         let before = await store.syncStatus.refresh

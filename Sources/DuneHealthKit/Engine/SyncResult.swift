@@ -8,7 +8,7 @@ public struct SyncResult: Sendable, Hashable {
         case completed
         /// The budget was spent; the next sync resumes from the stored anchor.
         case budgetExhausted
-        /// A query failed (``SyncSourceError``) or the store failed (``DuneEventsError``);
+        /// A query failed (``SyncSourceError``) or the store failed (`DuneEventsError`);
         /// the pages stored before it stay, the anchor is the last stored one.
         case failed(String)
         /// The sync's task was cancelled; the pages stored before stay.

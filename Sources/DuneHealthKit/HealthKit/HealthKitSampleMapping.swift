@@ -3,7 +3,7 @@ import DuneProjections
 import Foundation
 import HealthKit
 
-/// The mapping (docs/healthkit-sync.md) of one HealthKit sample of a kind to a ``SampleInput``.
+/// The mapping (docs/healthkit-sync.md) of one HealthKit sample of a kind to a `SampleInput`.
 ///
 /// | kind | HealthKit | value read in |
 /// |---|---|---|
@@ -18,7 +18,7 @@ import HealthKit
 ///
 /// The id is the sample's UUID, the source its source's name, each
 /// timestamp's offset that of `HKMetadataKeyTimeZone`'s zone (else the
-/// device's) at that instant, through the one `Date` → ``Timestamp`` conversion.
+/// device's) at that instant, through the one `Date` → `Timestamp` conversion.
 struct HealthKitSampleMapping: Sendable {
     /// The kind the query asked for.
     let kind: SampleKind

@@ -17,7 +17,7 @@ import DuneProjections
 ///   beginning of the type's history. A page with fewer than `limit` changes
 ///   (added + deleted + unmapped) is the last one; the engine asks again
 ///   until it gets one. A page's samples are the values HealthKit gave,
-///   mapped to ``SampleInput`` (units as HealthKit gave them; timestamps in
+///   mapped to `SampleInput` (units as HealthKit gave them; timestamps in
 ///   the offset of `HKMetadataKeyTimeZone`, else the device's zone, at that
 ///   instant); a sample the mapping cannot express (an unknown category
 ///   value, an unknown type) goes into ``SyncPage/unmapped`` with its reason,

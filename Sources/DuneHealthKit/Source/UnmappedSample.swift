@@ -1,5 +1,5 @@
 /// A sample the source delivered but the mapping cannot express as a
-/// ``SampleInput`` (docs/sync-trace.md): an unknown HealthKit type, or a category value
+/// `SampleInput` (docs/sync-trace.md): an unknown HealthKit type, or a category value
 /// the mapping does not know (a new sleep stage in a later iOS).
 ///
 /// It is not appended; the page's `sync.anchored` event counts it under
