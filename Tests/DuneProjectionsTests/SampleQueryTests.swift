@@ -36,3 +36,31 @@ import DuneEvents
         }
     }
 }
+
+/// The query on a decade of data: the last 90 days of HRV equal what a plain
+/// fold of the log says is current there (corrections move samples between
+/// days, deletions remove them), in time order. Its cost is measured, not
+/// asserted: `Benchmarks/query.sh` runs it on a year (100k events) and a decade (1M).
+@Suite struct DecadeQueryTests {
+    @Test func ninetyDaysOfHRVOnADecadeEqualAPlainFoldOfTheLog() throws {
+        let events = try SyntheticLog.make(days: 3650)
+        let engine = ReadModelEngine(replaying: events)
+        // The oracle: each sample's latest version by id, minus the deleted ones.
+        var current: [String: (sample: Sample, seq: Int)] = [:]
+        for recorded in events {
+            switch recorded.event.payload {
+            case .sampleIngested(let sample): current[sample.id] = (sample, recorded.seq)
+            case .sampleDeleted(let deletion): current[deletion.sampleID] = nil
+            default: break
+            }
+        }
+        let last = try #require(current.values.map(\.sample.day).max())
+        let days = last.adding(days: -89)...last
+        let expected = current.values.filter { $0.sample.kind == .hrv && days.contains($0.sample.day) }
+            .sorted { $0.sample.start != $1.sample.start ? $0.sample.start < $1.sample.start : $0.seq < $1.seq }
+        #expect(expected.count >= 90, "a sample or more a day")
+        let found = engine.samples.samples(of: .hrv, in: days)
+        #expect(found.map(\.sample.id) == expected.map(\.sample.id))
+        #expect(found.map(\.sample) == expected.map(\.sample))
+    }
+}
