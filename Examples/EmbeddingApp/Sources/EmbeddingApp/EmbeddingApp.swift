@@ -29,12 +29,12 @@ struct EmbeddingApp {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("EmbeddingApp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("events.jsonl").path
+        let logURL = directory.appendingPathComponent("events.jsonl")   // an App Group container's URL in an app
 
         // The app opens the log read-write, with a read model of its own. No lock is held while it is idle.
         var options = DuneStore.Options()
         options.register(HRVVariability.projection)
-        let store = try await DuneStore.open(at: path, options: options)
+        let store = try await DuneStore.open(at: logURL, options: options)
 
         // An observation's first element is the current state (an empty log here).
         let observer = FakeHealthKitObserver()
@@ -85,7 +85,7 @@ struct EmbeddingApp {
         // A widget opens the same log read-only: it never takes the lock and never writes a file.
         var widgetOptions = DuneStore.Options(access: .readOnly)
         widgetOptions.register(HRVVariability.projection)
-        let widget = try await DuneStore.open(at: path, options: widgetOptions)
+        let widget = try await DuneStore.open(at: logURL, options: widgetOptions)
         let widgetState = await widget.state
         print("read-only store: throughSeq \(widgetState.throughSeq), same state as the app's: \(widgetState == state)")
         do {
