@@ -14,7 +14,9 @@ struct SharedLogProcess {
     /// - Returns: The exit status: 0, or 1 when the store refused to open or to append.
     func run() async -> Int32 {
         guard let path = arguments.logPath else { return 64 }
-        let options = DuneStore.Options(access: arguments.readOnly ? .readOnly : .readWrite)
+        // The log's folder is this process's own (as a subfolder of Application Support is an
+        // app's), so a read-write open creates it when missing; a read-only one never creates.
+        let options = DuneStore.Options(access: arguments.readOnly ? .readOnly : .readWrite, createsMissingFolders: true)
         let store: DuneStore
         do {
             store = try await DuneStore.open(at: path, options: options)
