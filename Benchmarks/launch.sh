@@ -59,16 +59,22 @@ median() {
 }
 # field REGEX FILE: the first group of REGEX on each line of FILE.
 field() { sed -nE "s/.*$1.*/\\1/p" "$2"; }
-# wall FILE COMMAND…: appends the command's whole-process wall time in ms to FILE.
+# wall FILE COMMAND…: appends the command's whole-process wall time and CPU
+# time (user + system), in ms, to FILE.
 wall() {
     local out=$1; shift
     python3 - "$@" >> "$out" <<'PY'
-import subprocess, sys, time
-start = time.perf_counter()
+import resource, subprocess, sys, time
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+start, cpu_start = time.perf_counter(), cpu()
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-print(f"{(time.perf_counter() - start) * 1000:.1f}")
+print(f"{(time.perf_counter() - start) * 1000:.1f} {(cpu() - cpu_start) * 1000:.1f}")
 PY
 }
+# column N FILE: the Nth number of each line of FILE.
+column() { awk -v n="$1" '{print $n}' "$2"; }
 
 echo "Benchmarks/launch.sh, RUNS=$RUNS, $(git rev-parse --short HEAD), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for name in $LAUNCH_LOGS; do
@@ -90,8 +96,11 @@ for name in $LAUNCH_LOGS; do
         rm -f "$STORE.checkpoint"
         $BENCH first-append "$STORE" >> "$R/first-append.txt"
     done
-    report=$(median $(cat "$R/report.txt")); replay=$(median $(cat "$R/report-replay.txt"))
-    rebuild=$(median $(cat "$R/rebuild.txt"))
+    for what in report report-replay rebuild first-append-process; do
+        column 1 "$R/$what.txt" > "$R/$what.wall"; column 2 "$R/$what.txt" > "$R/$what.cpu"
+    done
+    field 'first-append: ([0-9.]+) ms' "$R/first-append.txt" > "$R/first-append-call.wall"
+    field 'process CPU ([0-9.]+) ms' "$R/first-append.txt" > "$R/first-append-call.cpu"
     ratio() { python3 -c 'import statistics, sys; a, b = sys.argv[1].split(), sys.argv[2].split(); print(f"{statistics.median(map(float, a)) / statistics.median(map(float, b)):.2f}×")' "$(cat "$1")" "$(cat "$2")"; }
     echo
     echo "### $name: $(wc -l < "$original") events, $(( $(stat -c %s "$original") / 1048576 )) MB log, $(( $(stat -c %s "$STORE.snapshot") / 1048576 )) MB snapshot"
@@ -104,10 +113,11 @@ for name in $LAUNCH_LOGS; do
     echo "| read-write open → first state, resident memory added | $(median $(field 'resident \+([0-9.-]+) MB' "$R/rw.txt")) MB | |"
     echo "| \`close()\` with a snapshot write, after an append: peak RSS added | $(median $(field '\(\+([0-9.]+) MB\)' "$R/close.txt")) MB | ≤ 20 MB |"
     echo "| \`close()\` with a snapshot write: time | $(median $(field 'close: ([0-9.]+) ms' "$R/close.txt")) ms | |"
-    echo "| \`report\` from the snapshot / \`report --no-snapshot\` (whole process) | $report / $replay ms = $(ratio "$R/report.txt" "$R/report-replay.txt") | ≤ 0.2× |"
-    echo "| first append without a checkpoint, the call / \`rebuild\` (whole process) | $(median $(field 'first-append: ([0-9.]+) ms' "$R/first-append.txt")) / $rebuild ms | ≤ 1× |"
-    field 'first-append: ([0-9.]+) ms' "$R/first-append.txt" > "$R/first-append-call.txt"
-    echo "| the same, as ratio; the first-append process (open + append + close) / \`rebuild\` | $(ratio "$R/first-append-call.txt" "$R/rebuild.txt"); $(ratio "$R/first-append-process.txt" "$R/rebuild.txt") | ≤ 1× |"
+    echo "| \`report\` from the snapshot / \`report --no-snapshot\` (whole process, wall) | $(median $(cat "$R/report.wall")) / $(median $(cat "$R/report-replay.wall")) ms = $(ratio "$R/report.wall" "$R/report-replay.wall") | ≤ 0.2× |"
+    echo "| the same, CPU time | $(median $(cat "$R/report.cpu")) / $(median $(cat "$R/report-replay.cpu")) ms = $(ratio "$R/report.cpu" "$R/report-replay.cpu") | |"
+    echo "| first append without a checkpoint (the call) / \`rebuild\` (whole process), wall | $(median $(cat "$R/first-append-call.wall")) / $(median $(cat "$R/rebuild.wall")) ms = $(ratio "$R/first-append-call.wall" "$R/rebuild.wall") | ≤ 1× |"
+    echo "| the same, CPU time | $(median $(cat "$R/first-append-call.cpu")) / $(median $(cat "$R/rebuild.cpu")) ms = $(ratio "$R/first-append-call.cpu" "$R/rebuild.cpu") | |"
+    echo "| the first-append process (open, append, close with its snapshot) / \`rebuild\`, wall | $(median $(cat "$R/first-append-process.wall")) / $(median $(cat "$R/rebuild.wall")) ms = $(ratio "$R/first-append-process.wall" "$R/rebuild.wall") | |"
     echo "| first append without a checkpoint: peak RSS added by the call | $(median $(field '\(\+([0-9.]+) MB\)' "$R/first-append.txt")) MB | |"
     echo
     echo "every run:"

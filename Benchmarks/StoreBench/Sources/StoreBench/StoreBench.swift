@@ -312,11 +312,14 @@ struct StoreBench {
         let store = try await DuneStore.open(at: log)
         let samples = Samples(lastDay: await store.state.trends.lastDay)
         let before = memory()
+        let cpuStart = cpuMilliseconds()
         let start = ContinuousClock.now
         guard case .appended = try await store.append(samples.input(0)) else { fail("the append was not appended") }
         let elapsed = milliseconds(since: start)
+        let cpu = cpuMilliseconds() - cpuStart
         let after = memory()
-        print(String(format: "first-append: %.1f ms, peak %.1f → %.1f MB (+%.1f MB)", elapsed, before.peak, after.peak, after.peak - before.peak))
+        print(String(format: "first-append: %.1f ms, process CPU %.1f ms, peak %.1f → %.1f MB (+%.1f MB)",
+                     elapsed, cpu, before.peak, after.peak, after.peak - before.peak))
         await store.close()
     }
 
