@@ -118,6 +118,7 @@ for name in $LAUNCH_LOGS; do
     echo "| first append without a checkpoint (the call) / \`rebuild\` (whole process), wall | $(median $(cat "$R/first-append-call.wall")) / $(median $(cat "$R/rebuild.wall")) ms = $(ratio "$R/first-append-call.wall" "$R/rebuild.wall") | ≤ 1× |"
     echo "| the same, CPU time | $(median $(cat "$R/first-append-call.cpu")) / $(median $(cat "$R/rebuild.cpu")) ms = $(ratio "$R/first-append-call.cpu" "$R/rebuild.cpu") | |"
     echo "| the first-append process (open, append, close with its snapshot) / \`rebuild\`, wall | $(median $(cat "$R/first-append-process.wall")) / $(median $(cat "$R/rebuild.wall")) ms = $(ratio "$R/first-append-process.wall" "$R/rebuild.wall") | |"
+    echo "| the second append of that process (the write and its sync, which every append pays) | $(median $(field 'the second append ([0-9.]+) ms' "$R/first-append.txt")) ms | |"
     echo "| first append without a checkpoint: peak RSS added by the call | $(median $(field '\(\+([0-9.]+) MB\)' "$R/first-append.txt")) MB | |"
     echo
     echo "every run:"

@@ -44,7 +44,8 @@ import Darwin
 /// `StoreBench first-append LOG` — a read-write open, then the first append
 /// (which rebuilds the deciders' state: from `LOG.checkpoint`, or the whole
 /// log without one, and writes the checkpoint when it was missing or behind);
-/// prints its time and the peak memory (VmHWM) before and after it.
+/// prints its time and the peak memory (VmHWM) before and after it, then the
+/// time of a second append (what every append pays: the write and its sync).
 /// `StoreBench close LOG` — a read-write open, one append (the deciders' and
 /// the per-sample state loaded), then `close()` with its snapshot write;
 /// prints the peak memory (VmHWM) before and after the close.
@@ -318,8 +319,10 @@ struct StoreBench {
         let elapsed = milliseconds(since: start)
         let cpu = cpuMilliseconds() - cpuStart
         let after = memory()
-        print(String(format: "first-append: %.1f ms, process CPU %.1f ms, peak %.1f → %.1f MB (+%.1f MB)",
-                     elapsed, cpu, before.peak, after.peak, after.peak - before.peak))
+        let second = ContinuousClock.now
+        guard case .appended = try await store.append(samples.input(1)) else { fail("the second append was not appended") }
+        print(String(format: "first-append: %.1f ms, process CPU %.1f ms, peak %.1f → %.1f MB (+%.1f MB); the second append %.1f ms",
+                     elapsed, cpu, before.peak, after.peak, after.peak - before.peak, milliseconds(since: second)))
         await store.close()
     }
 
