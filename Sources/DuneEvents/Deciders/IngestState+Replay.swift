@@ -4,34 +4,63 @@ extension IngestState {
     /// written straight from its row (``InputContent``'s bytes, without a
     /// `Sample` in between) — the same bytes, so the same digest.
     ///
+    /// - Parameter precomputed: ``digests(of:)`` of `batch`, when another
+    ///   thread computed them (a replay's decoding threads); else computed here.
     /// - Complexity: O(n) for n events.
-    mutating func evolve(_ batch: EventBatch) {
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(512)
-        let block = batch.samples
+    mutating func evolve(_ batch: EventBatch, digests precomputed: [ContentDigest] = []) {
+        let digests = precomputed.count == 2 * batch.count ? precomputed : Self.digests(of: batch)
         for position in 0..<batch.count {
             let row = batch.rows[position]
-            guard row >= 0 else {
-                evolve(with: batch.others[Int(~row)])
+            guard row >= 0, let packed = Self.packedSample(batch, row: row) else {
+                evolve(with: batch[position], contentDigest: digests[2 * position + 1] == Self.hasContent ? digests[2 * position] : nil)
                 continue
             }
-            let packed = block.rows[Int(row)]
-            let extra = batch.envelopes[Int(row)].hasExtra ? batch.envelopeExtras[row] : nil
-            guard !packed.isFull, extra?.extra?.isEmpty ?? true else {
-                evolve(with: batch[position])
+            lastSeq = packed.seq
+            if batch.envelopes[Int(row)].hasExtra, let eventID = batch.envelopeExtras[row]?.eventID {
+                eventIDs.set(ContentDigest(string: eventID), StoredContent(content: digests[2 * position], seq: packed.seq))
+            }
+            evolveSample(key: digests[2 * position + 1], content: digests[2 * position])
+        }
+    }
+
+    /// Per event of `batch`, two digests: of a packed sample, its input
+    /// content's and its id's; of any other event, its input content's and
+    /// ``hasContent`` (both zero when it has none). The costly part of
+    /// folding, free of the state, so that a replay computes it on its
+    /// decoding threads.
+    static func digests(of batch: EventBatch) -> [ContentDigest] {
+        var digests = [ContentDigest](repeating: ContentDigest(high: 0, low: 0), count: 2 * batch.count)
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(512)
+        for position in 0..<batch.count {
+            let row = batch.rows[position]
+            guard row >= 0, let packed = packedSample(batch, row: row) else {
+                if let content = batch[position].event.inputContent {
+                    digests[2 * position] = ContentDigest(content)
+                    digests[2 * position + 1] = hasContent
+                }
                 continue
             }
             scratch.removeAll(keepingCapacity: true)
-            Self.writeInputContent(of: packed, source: block.sources[Int(packed.source)], into: &scratch)
-            let content = ContentDigest(scratch)
-            lastSeq = packed.seq
-            if let eventID = extra?.eventID {
-                eventIDs.set(ContentDigest(string: eventID), StoredContent(content: content, seq: packed.seq))
-            }
+            writeInputContent(of: packed, source: batch.samples.sources[Int(packed.source)], into: &scratch)
+            digests[2 * position] = ContentDigest(scratch)
             scratch.removeAll(keepingCapacity: true)
             packed.packedID.write(into: &scratch)
-            evolveSample(key: ContentDigest(scratch), content: content)
+            digests[2 * position + 1] = ContentDigest(scratch)
         }
+        return digests
+    }
+
+    /// The second digest of an event other than a packed sample that has input content.
+    static let hasContent = ContentDigest(high: 1, low: 1)
+
+    /// The packed sample of sample row `row`, unless it is folded in full (a
+    /// full row, or an envelope with extra members).
+    private static func packedSample(_ batch: EventBatch, row: Int32) -> PackedSample? {
+        let packed = batch.samples.rows[Int(row)]
+        guard !packed.isFull else { return nil }
+        if batch.envelopes[Int(row)].hasExtra, !(batch.envelopeExtras[row]?.extra?.isEmpty ?? true) { return nil }
+        return packed
     }
 
     /// ``Event/inputContent`` of a packed quantity or sleep sample: the members

@@ -345,10 +345,9 @@ package actor EventLog {
                                isCancelled: () -> Bool = { false }) throws(DuneEventsError) -> LogReader.End {
         struct Cancelled: Error {}
         do {
-            return try LogReader(file: file).forEachEventBatch(LogReader.Range(), parallelism: LogReader.defaultParallelism,
-                                                               chunkSize: LogReader.chunkSize, startingAt: start) { batch in
+            return try LogReader(file: file).forEachEventBatch(startingAt: start, digesting: { IngestState.digests(of: $0) }) { batch, digests in
                 if isCancelled() { throw Cancelled() }
-                state.evolve(batch)
+                state.evolve(batch, digests: digests)
             }
         } catch let error as DuneEventsError {
             throw error

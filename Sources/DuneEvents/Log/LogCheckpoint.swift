@@ -104,8 +104,9 @@ struct LogCheckpoint {
     ///
     /// The file holds the bytes of ``encoded()``, but the payload is never in
     /// memory whole (it is most of a large log's state again: 44 MB for 1.2M
-    /// events): it is encoded three times, a piece of `chunkBytes` at a time —
-    /// for its length, for its section CRCs, and to write it after the header.
+    /// events): it is encoded twice, a piece of `chunkBytes` at a time — once
+    /// for its length, then into the file after a blank header, its section
+    /// CRCs computed as the pieces go; the header is written last, in place.
     ///
     /// - Parameters:
     ///   - protection: The Data Protection class of the new file.
@@ -117,20 +118,17 @@ struct LogCheckpoint {
         var length = 0
         encodePayload(chunkBytes: chunkBytes) { length += $0.count }
         var sections = LogCacheFile.SectionCRCs(payloadLength: length)
-        encodePayload(chunkBytes: chunkBytes) { piece in ByteView.with(piece) { sections.update($0) } }
-        let header = LogCacheFile.header(length: length, sectionCRCs: sections.crcs, magic: Self.magic, version: Self.version)
         let descriptor = try FileSystem.createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection,
                                                    fileSystem: fileSystem)
         do throws(Errno) {
             try descriptor.setPermissions(0o600)
-            try descriptor.writeAll(header)
+            try descriptor.writeAll([UInt8](repeating: 0, count: LogCacheFile.headerLength))
             var failure: Errno?
-            var written = 0
             encodePayload(chunkBytes: chunkBytes) { buffer in
                 guard failure == nil else { return }
+                ByteView.with(buffer) { sections.update($0) }
                 do throws(Errno) {
                     try descriptor.writeAll(buffer)
-                    written += buffer.count
                 } catch {
                     failure = error
                 }
@@ -138,7 +136,9 @@ struct LogCheckpoint {
             if let failure { throw failure }
             // The state is not changed while it is written (it is a value); a
             // different length would mean a CRC over other bytes: keep no such file.
-            guard sections.isComplete, written == length else { throw Errno.ioError }
+            guard sections.isComplete else { throw Errno.ioError }
+            try descriptor.writeAll(LogCacheFile.header(length: length, sectionCRCs: sections.crcs, magic: Self.magic, version: Self.version),
+                                    atOffset: 0)
             try descriptor.close()
         } catch {
             try? descriptor.close()

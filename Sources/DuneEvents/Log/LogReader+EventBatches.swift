@@ -37,6 +37,27 @@ extension LogReader {
     package func forEachEventBatch(_ range: Range, parallelism: Int, chunkSize requested: Int,
                                    startingAt start: Resumption = Resumption(),
                                    _ body: (EventBatch) throws -> Void) throws -> End {
+        try forEachEventBatch(range, parallelism: parallelism, chunkSize: requested, startingAt: start, digesting: nil) { batch, _ in
+            try body(batch)
+        }
+    }
+
+    /// Every event from `start`, as ``forEachEventBatch(_:parallelism:chunkSize:startingAt:_:)``
+    /// reads them, with `digesting` run on the decoding threads: `body` gets
+    /// each batch with what `digesting` computed of it (the deciders' replay
+    /// computes its content digests there, so that only the table updates
+    /// wait for one thread).
+    @discardableResult
+    package func forEachEventBatch(startingAt start: Resumption, chunkSize: Int = LogReader.chunkSize,
+                                   digesting: @escaping @Sendable (EventBatch) -> [ContentDigest],
+                                   _ body: (EventBatch, [ContentDigest]) throws -> Void) throws -> End {
+        try forEachEventBatch(Range(), parallelism: LogReader.defaultParallelism, chunkSize: chunkSize, startingAt: start,
+                              digesting: digesting, body)
+    }
+
+    private func forEachEventBatch(_ range: Range, parallelism: Int, chunkSize requested: Int, startingAt start: Resumption,
+                                   digesting: (@Sendable (EventBatch) -> [ContentDigest])?,
+                                   _ body: (EventBatch, [ContentDigest]) throws -> Void) throws -> End {
         let size = try file.size
         let chunkSize = max(1, requested)
         let base = min(start.offset, size)
@@ -46,7 +67,9 @@ extension LogReader {
         if workers == 1 {
             let decoder = ChunkDecoder(file: file, size: size, base: base, chunkSize: chunkSize, through: range.throughSeq)
             for chunk in 0..<chunkCount {
-                guard try merger.take(try decoder.decode(chunk: chunk), body) else { break }
+                var result = try decoder.decode(chunk: chunk)
+                if let digesting { result.digests = digesting(result.batch) }
+                guard try merger.take(result, body) else { break }
             }
             return merger.end
         }
@@ -60,7 +83,13 @@ extension LogReader {
             // the caller's thread, often one of them, only waits here).
             DispatchQueue(label: "DuneEvents.LogReader.decode", qos: .userInitiated).async(group: group) {
                 let decoder = ChunkDecoder(file: file, size: size, base: base, chunkSize: chunkSize, through: through)
-                pipeline.work { chunk in Result { try decoder.decode(chunk: chunk) } }
+                pipeline.work { chunk in
+                    Result {
+                        var result = try decoder.decode(chunk: chunk)
+                        if let digesting { result.digests = digesting(result.batch) }
+                        return result
+                    }
+                }
             }
         }
         defer {
@@ -119,6 +148,8 @@ struct ChunkResult: Sendable {
     var stop: Stop?
     /// Bytes after the last `\n` of the file, when this chunk reached the end.
     var trailingBytes: Int
+    /// What the reader's `digesting` computed of ``batch`` (empty without one).
+    var digests: [ContentDigest] = []
 
     enum Stop: Sendable {
         /// A damaged line, at `byteOffset`.
@@ -339,7 +370,7 @@ struct ChunkMerger {
     }
 
     /// Consumes the next chunk; returns `false` when the read is over.
-    mutating func take(_ chunk: ChunkResult, _ body: (EventBatch) throws -> Void) throws -> Bool {
+    mutating func take(_ chunk: ChunkResult, _ body: (EventBatch, [ContentDigest]) throws -> Void) throws -> Bool {
         if expectedSeq > range.throughSeq {
             // Every event asked for was delivered (or none was: `throughSeq` 0); the lines after
             // them are not read, so damage there does not matter. A torn tail is still reported.
@@ -375,7 +406,9 @@ struct ChunkMerger {
             end.lines = expectedSeq - 1
             nextLineNumber += chunk.goodLines
             if first < last {
-                try body(first == 0 && last == batch.count ? batch : batch.slice(first..<last))
+                // A slice gets no digests (they are of the whole batch; a range that slices has no `digesting`).
+                let whole = first == 0 && last == batch.count
+                try body(whole ? batch : batch.slice(first..<last), whole ? chunk.digests : [])
             }
         }
         if stopsHere { return false }

@@ -97,6 +97,14 @@ import DuneFixtures
             var byBatch = IngestState()
             try LogReader(path: path).forEachEventBatch { byBatch.evolve($0) }
             #expect(byBatch == byEvent)
+            // The replay of a log without a checkpoint: the digests computed on the decoding threads, chunks of every size.
+            for chunkSize in [997, 64 << 10] {
+                var byThreads = IngestState()
+                try LogReader(path: path).forEachEventBatch(startingAt: .init(), chunkSize: chunkSize,
+                                                            digesting: { IngestState.digests(of: $0) }) { byThreads.evolve($0, digests: $1) }
+                #expect(byThreads == byEvent)
+            }
+            #expect(try await replayedState(path) == byEvent)
             let file = try LogFile.openForReading(path: path)
             let checkpoint = try #require(LogCheckpoint.atEnd(of: file, size: try file.size, state: byEvent))
             let decoded = try #require(LogCheckpoint.decode(checkpoint.encoded()))
@@ -114,8 +122,8 @@ import DuneFixtures
         }
     }
 
-    /// The checkpoint file is written a piece at a time (encoded three times,
-    /// never whole in memory); whatever the piece size, its bytes are those of
+    /// The checkpoint file is written a piece at a time (encoded twice, its
+    /// header last; never whole in memory); whatever the piece size, its bytes are those of
     /// `encoded()`, the reference path.
     @Test(arguments: [1, 7, 100, 4096, 65_536])
     func aCheckpointWrittenInPiecesHoldsTheEncodedBytes(chunkBytes: Int) async throws {

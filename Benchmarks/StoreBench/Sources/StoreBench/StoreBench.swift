@@ -36,6 +36,19 @@ import Darwin
 /// `StoreBench idle LOG SECONDS [read-only]` — opens a store, starts one
 /// `for try await` observer, waits for its first state, then stays idle for
 /// SECONDS and prints the process's CPU time (user + system, getrusage) over them.
+///
+/// Run by Benchmarks/launch.sh, one measurement per process (as a widget or
+/// a background wake runs), memory from /proc/self/status (Linux):
+/// `StoreBench first-state LOG read-only|read-write` — the open and the first
+/// `state` read, and the resident memory (VmRSS) they added to the process.
+/// `StoreBench first-append LOG` — a read-write open, then the first append
+/// (which rebuilds the deciders' state: from `LOG.checkpoint`, or the whole
+/// log without one, and writes the checkpoint when it was missing or behind);
+/// prints its time and the peak memory (VmHWM) before and after it, then the
+/// time of a second append (what every append pays: the write and its sync).
+/// `StoreBench close LOG` — a read-write open, one append (the deciders' and
+/// the per-sample state loaded), then `close()` with its snapshot write;
+/// prints the peak memory (VmHWM) before and after the close.
 @main
 struct StoreBench {
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {
@@ -82,7 +95,7 @@ struct StoreBench {
     static let usage = """
         usage: StoreBench open LOG | open-replay LOG | append LOG N fsync|batch|none [WARMUP]
                           | writer LOG N INTERVAL_MS fsync|batch|none | observe LOG N [read-only] | idle LOG SECONDS [read-only]
-                          | query LOG DAYS N
+                          | query LOG DAYS N | first-state LOG read-only|read-write | first-append LOG | close LOG
         """
 
     static func main() async throws {
@@ -115,6 +128,12 @@ struct StoreBench {
             try await idle(log: log, seconds: integer(3, 10), access: access(4))
         case "query":
             try await query(log: log, days: integer(3, 90), count: integer(4, 200))
+        case "first-state":
+            try await firstState(log: log, access: access(3))
+        case "first-append":
+            try await firstAppend(log: log)
+        case "close":
+            try await closeAfterAppend(log: log)
         default:
             fail("unknown mode \(arguments[1])\n\(usage)")
         }
@@ -157,11 +176,12 @@ struct StoreBench {
     /// Single HRV samples on the log's last day (where an app's new samples go), ids unique to this process.
     struct Samples {
         let midnight: Timestamp
+        let day: DayKey
         let prefix = "bench-\(ProcessInfo.processInfo.processIdentifier)"
 
         init(lastDay: DayKey?) {
             let offset: Int32 = 3600
-            let day = lastDay ?? DayKey(year: 2026, month: 1, day: 5)
+            day = lastDay ?? DayKey(year: 2026, month: 1, day: 5)
             midnight = Timestamp(epochSeconds: Int64(day.ordinal) * 86_400 - Int64(offset), offsetSeconds: offset)
         }
 
@@ -261,5 +281,61 @@ struct StoreBench {
         let received = try await observer.value
         print(String(format: "idle observed store (%@): CPU %.1f ms over %.0f ms (%d states received in all)",
                      access == .readOnly ? "read-only" : "read-write", cpu, wall, received))
+    }
+
+    // MARK: - Launch and widget (Benchmarks/launch.sh)
+
+    /// `VmRSS` and `VmHWM` of this process from /proc/self/status, in MB (0 where there is no /proc).
+    static func memory() -> (resident: Double, peak: Double) {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+        func field(_ name: String) -> Double {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
+                  let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+            return kilobytes / 1024
+        }
+        return (field("VmRSS"), field("VmHWM"))
+    }
+
+    static func firstState(log: String, access: DuneStore.Access) async throws {
+        let before = memory()
+        let start = ContinuousClock.now
+        let store = try await DuneStore.open(at: log, options: DuneStore.Options(access: access))
+        let state = await store.state
+        let elapsed = milliseconds(since: start)
+        let after = memory()
+        print(String(format: "first-state %@: %.1f ms, resident +%.1f MB (%.1f → %.1f MB), peak %.1f MB (throughSeq %d)",
+                     access == .readOnly ? "read-only" : "read-write", elapsed, after.resident - before.resident,
+                     before.resident, after.resident, after.peak, state.throughSeq))
+        await store.close()
+    }
+
+    static func firstAppend(log: String) async throws {
+        let store = try await DuneStore.open(at: log)
+        let samples = Samples(lastDay: await store.state.trends.lastDay)
+        let before = memory()
+        let cpuStart = cpuMilliseconds()
+        let start = ContinuousClock.now
+        guard case .appended = try await store.append(samples.input(0)) else { fail("the append was not appended") }
+        let elapsed = milliseconds(since: start)
+        let cpu = cpuMilliseconds() - cpuStart
+        let after = memory()
+        let second = ContinuousClock.now
+        guard case .appended = try await store.append(samples.input(1)) else { fail("the second append was not appended") }
+        print(String(format: "first-append: %.1f ms, process CPU %.1f ms, peak %.1f → %.1f MB (+%.1f MB); the second append %.1f ms",
+                     elapsed, cpu, before.peak, after.peak, after.peak - before.peak, milliseconds(since: second)))
+        await store.close()
+    }
+
+    static func closeAfterAppend(log: String) async throws {
+        let store = try await DuneStore.open(at: log)
+        let samples = Samples(lastDay: await store.state.trends.lastDay)
+        guard case .appended = try await store.append(samples.input(0)) else { fail("the append was not appended") }
+        _ = await store.samples(of: .hrv, in: samples.day...samples.day).samples.count
+        let before = memory()
+        let start = ContinuousClock.now
+        await store.close()
+        let elapsed = milliseconds(since: start)
+        let after = memory()
+        print(String(format: "close: %.1f ms, peak %.1f → %.1f MB (+%.1f MB)", elapsed, before.peak, after.peak, after.peak - before.peak))
     }
 }
