@@ -153,7 +153,7 @@ package struct ReadModelEngine: Sendable {
     /// The engine as `snapshot` recorded it (app projections aside: see ``restoring(_:appProjections:)``).
     /// - Complexity: O(n) for n current samples; nothing is hashed or folded.
     package init(_ snapshot: ProjectionSnapshot) {
-        samples = SampleStore(restoring: snapshot.samples, index: snapshot.index, retaining: Set(SampleKind.allCases))
+        samples = SampleStore(restoring: snapshot.samples, index: snapshot.index)
         readiness.restoreProfile(sleepTargetMinutes: snapshot.profileSleepTargetMinutes, seq: snapshot.profileSeq,
                                  throughSeq: snapshot.throughSeq)
         syncStatus = snapshot.syncStatus

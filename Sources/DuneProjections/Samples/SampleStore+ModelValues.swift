@@ -13,7 +13,7 @@ extension SampleStore {
     /// With `firstDay`, only the days from `firstDay` on: what a store that
     /// keeps its last state recomputes after a change on `firstDay`.
     ///
-    /// - Complexity: O(n log n + d log d) for n retained samples and d days
+    /// - Complexity: O(n log n + d log d) for n samples and d days
     ///   (sorting a day's step sources and sleep intervals), whatever the number
     ///   of sources; with `firstDay`, n and d of those days (and O(D) to find
     ///   them among all D days).
@@ -45,20 +45,20 @@ extension SampleStore {
             // day also has a sleep sample that is kept whole.
             sleepRows.removeAll(keepingCapacity: true)
             var hasFullSleep = false
-            let retained = bucket.retained
+            let current = bucket.current
             var position = 0
-            while position < retained.count {
+            while position < current.count {
                 // The run of versions that live in one block.
-                let blockIndex = Self.blockIndex(of: retained[position], in: firstVersions)
+                let blockIndex = Self.blockIndex(of: current[position], in: firstVersions)
                 let first = firstVersions[blockIndex]
                 let limit = blockIndex + 1 < firstVersions.count ? firstVersions[blockIndex + 1] : UInt32.max
                 var runEnd = position
-                while runEnd < retained.count, retained[runEnd] < limit { runEnd += 1 }
+                while runEnd < current.count, current[runEnd] < limit { runEnd += 1 }
                 let block = blocks[blockIndex]
                 if classesOfBlock[blockIndex] == nil { classesOfBlock[blockIndex] = block.sources.map(sourceClass) }
                 let classes = classesOfBlock[blockIndex] ?? []
                 let rows = block.rows
-                for version in retained[position..<runEnd] {
+                for version in current[position..<runEnd] {
                     let row = Int(version - first)
                     let packed = rows[row]
                     if packed.kindIndex == SampleKind.sleepIndex {
