@@ -3,7 +3,7 @@ import DuneEvents
 /// The readiness read model: one entry per day that has any sample.
 public struct ReadinessModel: Sendable, Equatable, ReadModel {
     /// The `seq` of the last event the model reflects; 0 for an empty log.
-    public let throughSeq: Int
+    public package(set) var throughSeq: Int
     /// The sleep target used for every day (latest `profile.updated`, else 480).
     public let sleepTargetMinutes: Double
     /// Ascending by date.

@@ -75,31 +75,3 @@ public struct StoreState: Sendable, Equatable {
         return changed
     }
 }
-
-extension ReadinessModel {
-    /// The same model stamped with another `throughSeq`.
-    func restamped(_ seq: Int) -> ReadinessModel {
-        ReadinessModel(throughSeq: seq, sleepTargetMinutes: sleepTargetMinutes, days: days)
-    }
-}
-
-extension TrendsModel {
-    /// The same model stamped with another `throughSeq`.
-    func restamped(_ seq: Int) -> TrendsModel {
-        TrendsModel(throughSeq: seq, lastDay: lastDay, metrics: metrics, hrvNormalRange: hrvNormalRange, trainingLoad: trainingLoad)
-    }
-}
-
-extension WeeklyStatsModel {
-    /// The same model stamped with another `throughSeq`.
-    func restamped(_ seq: Int) -> WeeklyStatsModel {
-        WeeklyStatsModel(throughSeq: seq, weeks: weeks)
-    }
-}
-
-extension SyncStatusModel {
-    /// The same model stamped with another `throughSeq`.
-    func restamped(_ seq: Int) -> SyncStatusModel {
-        SyncStatusModel(throughSeq: seq, refresh: refresh, features: features, sampleTypes: sampleTypes)
-    }
-}

@@ -2,9 +2,7 @@ import DuneEvents
 
 /// The sync-status projection (docs/read-models.md): refresh signal and counts, and each
 /// feature's load phase, folded from `refresh.requested` and `task.*` events.
-package struct SyncStatusProjection: Projection, Equatable {
-    package static var name: ProjectionName { .syncStatus }
-
+package struct SyncStatusProjection: Sendable, Equatable {
     /// The version of this fold's output: bump it whenever a change makes the
     /// fold produce other bytes for the same log, so that snapshots taken by
     /// the older code are not used (see `ProjectionSnapshot`).

@@ -3,7 +3,7 @@ import DuneEvents
 /// The trends read model (docs/read-models.md).
 public struct TrendsModel: Sendable, Equatable, ReadModel {
     /// The `seq` of the last event the model reflects; 0 for an empty log.
-    public let throughSeq: Int
+    public package(set) var throughSeq: Int
     /// L: the last day with any sample; `nil` when the log has none.
     public let lastDay: DayKey?
     /// One entry per ``TrendMetric``, in its order (metrics without values included).
