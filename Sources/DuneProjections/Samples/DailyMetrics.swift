@@ -16,14 +16,6 @@ package struct DailyMetrics: Sendable, Equatable {
     /// The mean of the day's HRV samples of the other measure, when it has any.
     package var otherHRV: Double?
 
-    package init(date: DayKey, present: UInt8, values: [Double], hrvMeasure: HRVMeasure? = nil, otherHRV: Double? = nil) {
-        self.date = date
-        self.present = present
-        self.values = values
-        self.hrvMeasure = hrvMeasure
-        self.otherHRV = otherHRV
-    }
-
     /// The metrics of `daily`.
     package init(_ daily: DailyValues) {
         date = daily.date

@@ -21,21 +21,6 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
     /// ``foldVersion``: `FoldVersionTests` fails when the output changes and these two do not.
     package static let foldVersionOutputCRC: UInt32 = 0x5ba9b064
 
-    package init(throughSeq: Int, lastDay: DayKey?, metrics: [MetricTrend], hrvNormalRange: HRVNormalRange?,
-                trainingLoad: [TrainingLoadDay]) {
-        self.throughSeq = throughSeq
-        self.lastDay = lastDay
-        self.metrics = metrics
-        self.hrvNormalRange = hrvNormalRange
-        self.trainingLoad = trainingLoad
-    }
-
-    /// The model of `daily` (every day with a sample, ascending).
-    /// - Complexity: O(d log d) for d days, plus the training-load span.
-    package init(throughSeq: Int, daily: [DailyValues]) {
-        self.init(throughSeq: throughSeq, metrics: daily.map(DailyMetrics.init))
-    }
-
     /// The model of days with these metrics (every day with a sample,
     /// ascending): the same numbers as from their daily values (a snapshot keeps them).
     /// - Complexity: O(d log d) for d days, plus the training-load span.
@@ -67,19 +52,21 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
             let previousHRV = previous?.trend(.hrv).flatMap { $0.measure == measure ? $0.daily : nil }
             return MetricTrend(metric: metric, series: hrv, measure: measure, lastDay: lastDay, keeping: kept(previousHRV, \.date))
         }
-        var normalRange: HRVNormalRange?
-        var trainingLoad: [TrainingLoadDay] = []
+        self.throughSeq = throughSeq
+        self.lastDay = lastDay
+        self.metrics = metrics
         if let lastDay {
             let lnHRV = hrv.mapValues(DeterministicMath.log)
-            normalRange = HRVNormalRange(lnHRV: lnHRV, lastDay: lastDay)
+            hrvNormalRange = HRVNormalRange(lnHRV: lnHRV, lastDay: lastDay)
             let load = DailyMetrics.series(days, .workoutMinutes)
             // The kept days hold only while the load still starts where they do.
             var keptLoad = kept(previous?.trainingLoad, \.date)
             if keptLoad.first?.date != load.days.first { keptLoad = [] }
             trainingLoad = TrendFormula.trainingLoad(load, through: lastDay, keeping: keptLoad)
+        } else {
+            hrvNormalRange = nil
+            trainingLoad = []
         }
-        self.init(throughSeq: throughSeq, lastDay: lastDay, metrics: metrics, hrvNormalRange: normalRange,
-                  trainingLoad: trainingLoad)
     }
 
     /// The trend of `metric`.
