@@ -121,17 +121,10 @@ extension SampleStore {
         var steps: Double
     }
 
-    /// `DailySteps` from the per-source totals: sources in UTF-8 order, the
-    /// first largest total wins.
+    /// `DailySteps` from the per-source totals, sources in UTF-8 order.
     private static func steps(_ groups: [StepGroup]) -> DailySteps? {
         let sorted = groups.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        var best: StepGroup?
-        for candidate in sorted where best.map({ candidate.steps > $0.steps }) ?? true {
-            best = candidate
-        }
-        guard let best else { return nil }
-        return DailySteps(value: best.steps, source: best.name,
-                          sources: sorted.map { SourceSteps(source: $0.name, steps: $0.steps, samples: []) })
+        return DailySteps(sources: sorted.map { SourceSteps(source: $0.name, steps: $0.steps, samples: []) })
     }
 
     /// The index of the block holding `version`.
