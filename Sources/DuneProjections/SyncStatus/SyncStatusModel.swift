@@ -14,13 +14,6 @@ public struct SyncStatusModel: Sendable, Equatable, ReadModel {
     /// error (those of the feature `sync.<type>`). Empty for a log without sync events.
     public let sampleTypes: [SampleTypeSyncState]
 
-    package init(throughSeq: Int, refresh: RefreshStatus, features: [FeatureLoadState], sampleTypes: [SampleTypeSyncState] = []) {
-        self.throughSeq = throughSeq
-        self.refresh = refresh
-        self.features = features
-        self.sampleTypes = sampleTypes
-    }
-
     /// The sync state of `type`, or `nil` when no page of it is stored.
     /// - Parameter type: The sample type.
     /// - Returns: Its sync state.
