@@ -131,13 +131,6 @@ package struct SampleEnvelopeExtra: Sendable {
     package var recordedAt: Timestamp?
     package var eventID: String?
     package var extra: JSONObject?
-
-    package init(id: String? = nil, recordedAt: Timestamp? = nil, eventID: String? = nil, extra: JSONObject? = nil) {
-        self.id = id
-        self.recordedAt = recordedAt
-        self.eventID = eventID
-        self.extra = extra
-    }
 }
 
 /// Builds an ``EventBatch`` event by event.
