@@ -54,14 +54,4 @@ package struct DailyMetrics: Sendable, Equatable {
         case .workoutMinutes: 7
         }
     }
-
-    /// The series of `metric` over `days` (ascending), keeping the days that have it.
-    static func series(_ days: [DailyMetrics], _ metric: TrendMetric) -> DailySeries {
-        series(days) { $0.value(metric) }
-    }
-
-    /// The series of `value` over `days` (ascending), keeping the days where it is non-nil.
-    static func series(_ days: [DailyMetrics], _ value: (DailyMetrics) -> Double?) -> DailySeries {
-        DailySeries(days, date: \.date, value: value)
-    }
 }

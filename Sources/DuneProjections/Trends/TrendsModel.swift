@@ -43,10 +43,10 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
         }
         // HRV counts only the values of the measure of the last day with HRV.
         let measure = days.last { $0.hrvMeasure != nil }?.hrvMeasure
-        let hrv = measure.map { measure in DailyMetrics.series(days) { $0.hrv(measure) } } ?? .empty
+        let hrv = measure.map { measure in DailySeries(days, date: \.date) { $0.hrv(measure) } } ?? .empty
         let metrics = TrendMetric.allCases.map { metric in
             guard metric == .hrv else {
-                return MetricTrend(metric: metric, series: DailyMetrics.series(days, metric), lastDay: lastDay,
+                return MetricTrend(metric: metric, series: DailySeries(days, date: \.date) { $0.value(metric) }, lastDay: lastDay,
                                    keeping: kept(previous?.trend(metric)?.daily, \.date))
             }
             let previousHRV = previous?.trend(.hrv).flatMap { $0.measure == measure ? $0.daily : nil }
@@ -58,7 +58,7 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
         if let lastDay {
             let lnHRV = hrv.mapValues(DeterministicMath.log)
             hrvNormalRange = HRVNormalRange(lnHRV: lnHRV, lastDay: lastDay)
-            let load = DailyMetrics.series(days, .workoutMinutes)
+            let load = DailySeries(days, date: \.date) { $0.value(.workoutMinutes) }
             // The kept days hold only while the load still starts where they do.
             var keptLoad = kept(previous?.trainingLoad, \.date)
             if keptLoad.first?.date != load.days.first { keptLoad = [] }
