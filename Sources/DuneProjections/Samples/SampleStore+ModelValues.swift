@@ -49,7 +49,7 @@ extension SampleStore {
             var position = 0
             while position < current.count {
                 // The run of versions that live in one block.
-                let blockIndex = Self.blockIndex(of: current[position], in: firstVersions)
+                let blockIndex = SampleVersions.blockIndex(of: current[position], in: firstVersions)
                 let first = firstVersions[blockIndex]
                 let limit = blockIndex + 1 < firstVersions.count ? firstVersions[blockIndex + 1] : UInt32.max
                 var runEnd = position
@@ -90,7 +90,7 @@ extension SampleStore {
                         groups[existing].steps += value
                     } else {
                         groupOfClass[group] = groups.count
-                        groups.append(StepGroup(group: group, name: fullName ?? block.sources[Int(packed.source)], steps: value))
+                        groups.append(StepGroup(name: fullName ?? block.sources[Int(packed.source)], steps: value))
                     }
                 }
                 position = runEnd
@@ -115,7 +115,6 @@ extension SampleStore {
 
     /// One source's running step total for a day.
     private struct StepGroup {
-        var group: Int32
         /// The name as first seen that day (the dictionary key `DailySteps` keeps).
         var name: String
         var steps: Double
@@ -125,16 +124,5 @@ extension SampleStore {
     private static func steps(_ groups: [StepGroup]) -> DailySteps? {
         let sorted = groups.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return DailySteps(sources: sorted.map { SourceSteps(source: $0.name, steps: $0.steps, samples: []) })
-    }
-
-    /// The index of the block holding `version`.
-    static func blockIndex(of version: UInt32, in firstVersions: [UInt32]) -> Int {
-        var low = 0
-        var high = firstVersions.count
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if firstVersions[mid] <= version { low = mid } else { high = mid }
-        }
-        return low
     }
 }

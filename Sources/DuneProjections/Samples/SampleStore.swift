@@ -196,7 +196,7 @@ package struct SampleStore: Sendable {
         var counts: [String: Int] = [:]
         for bucket in buckets.occupied {
             for version in bucket.current {
-                let index = Self.blockIndex(of: version, in: firstVersions)
+                let index = SampleVersions.blockIndex(of: version, in: firstVersions)
                 let block = blocks[index]
                 let packed = block.rows[Int(version - firstVersions[index])]
                 if packed.isFull {
