@@ -43,10 +43,8 @@ package struct ReadModelEngine: Sendable {
     /// The daily stage and the models of the last ``state()``; `nil` before the first.
     private var last: LastState?
 
-    package init() {}
-
-    /// An engine that also folds the app's own `appProjections`.
-    package init(appProjections: [AnyAppProjection]) {
+    /// An empty engine that also folds the app's own `appProjections`.
+    package init(appProjections: [AnyAppProjection] = []) {
         apps = appProjections.map(AppFoldState.init)
     }
 
