@@ -149,11 +149,6 @@ struct SampleVersions: Sendable {
         }
     }
 
-    func key(_ version: UInt32) -> SampleKey {
-        let packed = row(version)
-        return packed.hasPackedID ? .uuid(packed.packedID) : .text(fullSample(version).id)
-    }
-
     /// Every block, the tail sealed into a temporary one, with first versions.
     var allBlocks: (blocks: [SampleBlock], firstVersions: [UInt32]) {
         guard !tail.isEmpty else { return (blocks, firstVersions) }

@@ -61,11 +61,6 @@ package struct SyncStatusProjection: Sendable, Equatable {
         featuresByName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { featuresByName[$0] }
     }
 
-    /// The state of `feature`, or `nil` when no task event named it.
-    package func feature(_ feature: String) -> FeatureLoadState? {
-        featuresByName[feature]
-    }
-
     /// The sync state of each sample type that has a `sync.anchored` event, in
     /// kind-name order, without the phase and error of its feature (see ``readModel()``).
     package var sampleTypes: [SampleTypeSyncState] {

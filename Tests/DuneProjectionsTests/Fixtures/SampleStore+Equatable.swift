@@ -19,3 +19,11 @@ extension SampleStore: Equatable {
         return true
     }
 }
+
+extension SampleVersions {
+    /// The sample id of `version`, as a key.
+    fileprivate func key(_ version: UInt32) -> SampleKey {
+        let packed = row(version)
+        return packed.hasPackedID ? .uuid(packed.packedID) : .text(fullSample(version).id)
+    }
+}

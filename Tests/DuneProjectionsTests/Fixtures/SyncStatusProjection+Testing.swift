@@ -14,6 +14,11 @@ extension SyncStatusProjection {
         for event in events { apply(event) }
     }
 
+    /// The state of `name`, or `nil` when no task event named it.
+    func feature(_ name: String) -> FeatureLoadState? {
+        features.first { $0.feature == name }
+    }
+
     /// The read model written as `sync-status.json`.
     func file() -> ReadModelFile {
         ReadModelFile(projection: .syncStatus, bytes: readModel().fileBytes)
