@@ -18,7 +18,7 @@ extension SampleStore {
     ///   of sources; with `firstDay`, n and d of those days (and O(D) to find
     ///   them among all D days).
     func modelDailyValues(from firstDay: DayKey? = nil) -> [DailyValues] {
-        let (blocks, firstVersions) = allVersions
+        let (blocks, firstVersions) = versions.allBlocks
         // Steps are summed per source as `DailySteps` does it: a `[String: …]`
         // dictionary, so names are grouped by `String` equality.
         var classByName: [String: Int32] = [:]
@@ -36,7 +36,7 @@ extension SampleStore {
         // sources so far. Only looked up, never iterated (no hash order leaks out).
         var groupOfClass: [Int32: Int] = [:]
         var sleepRows: [PackedSleepRow] = []
-        for bucket in occupiedBuckets(from: firstDay?.ordinal ?? .min) {
+        for bucket in buckets.occupied(from: firstDay?.ordinal ?? .min) {
             var others: [StoredSample] = []
             var groups: [StepGroup] = []
             groupOfClass.removeAll(keepingCapacity: true)

@@ -191,7 +191,7 @@ package struct SampleStore: Sendable {
     /// name, never iterated in hash order by the caller's output.
     /// - Complexity: O(n) for n samples.
     package func sampleCountsBySource() -> [String: Int] {
-        let (blocks, firstVersions) = allVersions
+        let (blocks, firstVersions) = versions.allBlocks
         var perSource = blocks.map { [Int](repeating: 0, count: $0.sources.count) }
         var counts: [String: Int] = [:]
         for bucket in buckets.occupied {
@@ -269,13 +269,7 @@ package struct SampleStore: Sendable {
         }
     }
 
-    // MARK: - Internals for the read models
-
-    /// The sample versions, for ``modelDailyValues()``.
-    var allVersions: (blocks: [SampleBlock], firstVersions: [UInt32]) { versions.allBlocks }
-
-    /// The days from `firstDay` on with a sample, ascending, with their versions.
-    func occupiedBuckets(from firstDay: Int) -> [DayBuckets.Bucket] { buckets.occupied(from: firstDay) }
+    // MARK: - Changes
 
     /// The earliest day whose samples changed since the last call (or since
     /// the store was made), and starts over; `nil` when none did.

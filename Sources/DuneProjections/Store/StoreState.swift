@@ -27,16 +27,6 @@ public struct StoreState: Sendable, Equatable {
     /// The app's own projections' models (or failures), in registration order.
     package let apps: [AppFoldState]
 
-    package init(throughSeq: Int, readiness: ReadinessModel, trends: TrendsModel, weeklyStats: WeeklyStatsModel,
-                 syncStatus: SyncStatusModel, apps: [AppFoldState] = []) {
-        self.throughSeq = throughSeq
-        self.readiness = readiness
-        self.trends = trends
-        self.weeklyStats = weeklyStats
-        self.syncStatus = syncStatus
-        self.apps = apps
-    }
-
     /// The model of an app projection the store registered (``DuneStore/Options/register(_:)``),
     /// at this state's ``throughSeq``.
     ///
