@@ -1,5 +1,5 @@
 import DuneEvents
-import DuneProjections
+@testable import DuneProjections
 import Testing
 
 /// Daily values exactly as SPEC §6 defines them, checked through the fold.

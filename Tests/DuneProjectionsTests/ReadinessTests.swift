@@ -1,5 +1,5 @@
 import DuneEvents
-import DuneProjections
+@testable import DuneProjections
 import DuneTools
 import Testing
 

@@ -1,11 +1,11 @@
 import DuneEvents
-import DuneProjections
+@testable import DuneProjections
 import Testing
 
 /// Per-sample state: corrections replace, deletions remove, kept in `seq` order.
 struct SampleStoreTests {
-    private func store(_ log: LogBuilder, retaining kinds: Set<SampleKind> = Set(SampleKind.allCases)) -> SampleStore {
-        var store = SampleStore(retaining: kinds)
+    private func store(_ log: LogBuilder) -> SampleStore {
+        var store = SampleStore()
         for event in log.events { store.apply(event) }
         return store
     }
@@ -23,20 +23,18 @@ struct SampleStoreTests {
         #expect(store.count == 3)
     }
 
-    @Test func samplesOfKindsNotRetainedStillMakeDaysAndCanBeDeletedOrMoved() throws {
+    @Test func deletionsAndCorrectionsMoveOrRemoveDays() throws {
         var log = LogBuilder()
         try log.quantity(.stepCount, id: "s1", start: "2026-03-02T12:00:00Z", value: 100)
         try log.quantity(.stepCount, id: "s2", start: "2026-03-03T12:00:00Z", value: 100)
         try log.quantity(.hrv, id: "h1", start: "2026-03-03T07:00:00Z", value: 50)
-        var store = store(log, retaining: [.hrv])
+        var store = store(log)
         #expect(store.days == [try day("2026-03-02"), try day("2026-03-03")])
-        #expect(store.samples(on: try day("2026-03-02")).isEmpty)
-        #expect(store.dailyValues(on: try day("2026-03-02"))?.steps == nil)
-        #expect(store.sample(id: "s1") == nil)
+        #expect(store.sample(id: "s1")?.sample.quantity?.value == 100)
 
         try log.delete(id: "s1")
         try log.quantity(.stepCount, id: "s2", start: "2026-03-04T12:00:00Z", value: 100)  // moves s2
-        store = self.store(log, retaining: [.hrv])
+        store = self.store(log)
         #expect(store.days == [try day("2026-03-03"), try day("2026-03-04")])
         #expect(store.count == 2)  // s2 and h1
     }
@@ -70,17 +68,15 @@ struct SampleStoreTests {
         _ = try log.delete(id: "b")
         try log.workout(id: "w", "running", from: "2026-03-02T17:00:00Z", to: "2026-03-02T17:45:00Z", energyKcal: 400,
                         distanceMeters: 8000, volumeKg: nil)
-        for kinds in [Set(SampleKind.allCases), [.hrv, .workout]] {
-            var counted: [String: Int] = [:]
-            let store = store(log, retaining: kinds)
-            for day in store.days {
-                for stored in store.samples(on: day) { counted[stored.sample.source, default: 0] += 1 }
-            }
-            #expect(store.sampleCountsBySource() == counted)
-            #expect(!counted.isEmpty)
-            var batched = SampleStore(retaining: kinds)
-            batched.apply(EventBatch(log.events), after: 0)
-            #expect(batched.sampleCountsBySource() == counted)
+        var counted: [String: Int] = [:]
+        let store = store(log)
+        for day in store.days {
+            for stored in store.samples(on: day) { counted[stored.sample.source, default: 0] += 1 }
         }
+        #expect(store.sampleCountsBySource() == counted)
+        #expect(!counted.isEmpty)
+        var batched = SampleStore()
+        batched.apply(EventBatch(log.events), after: 0)
+        #expect(batched.sampleCountsBySource() == counted)
     }
 }

@@ -23,16 +23,9 @@ package struct EventBatch: Sendable {
     package var envelopes: [SampleEnvelope]
     /// What does not fit a ``SampleEnvelope``, by sample row (rare).
     package var envelopeExtras: [Int32: SampleEnvelopeExtra]
+}
 
-    package init(rows: [Int32], samples: SampleBlock, others: [RecordedEvent], envelopes: [SampleEnvelope],
-                 envelopeExtras: [Int32: SampleEnvelopeExtra]) {
-        self.rows = rows
-        self.samples = samples
-        self.others = others
-        self.envelopes = envelopes
-        self.envelopeExtras = envelopeExtras
-    }
-
+extension EventBatch {
     /// A batch of `events`, which must be in increasing `seq` order.
     package init(_ events: some Sequence<RecordedEvent>) {
         var builder = EventBatchBuilder()
@@ -131,13 +124,6 @@ package struct SampleEnvelopeExtra: Sendable {
     package var recordedAt: Timestamp?
     package var eventID: String?
     package var extra: JSONObject?
-
-    package init(id: String? = nil, recordedAt: Timestamp? = nil, eventID: String? = nil, extra: JSONObject? = nil) {
-        self.id = id
-        self.recordedAt = recordedAt
-        self.eventID = eventID
-        self.extra = extra
-    }
 }
 
 /// Builds an ``EventBatch`` event by event.

@@ -2,13 +2,7 @@
 package struct IngestDecision: Sendable, Hashable {
     package var outcome: IngestOutcome
     /// The events to append, in order (empty unless `appended`).
-    package var events: [Event]
+    package var events: [Event] = []
     /// Why the line was not appended (for `alreadyAppended` and `conflict`).
     package var reason: String?
-
-    package init(outcome: IngestOutcome, events: [Event] = [], reason: String? = nil) {
-        self.outcome = outcome
-        self.events = events
-        self.reason = reason
-    }
 }

@@ -57,11 +57,6 @@ enum SyncedLengthRecord {
         return (length, lineCRC)
     }
 
-    /// Overwrites the record at the start of its file (`pwrite`).
-    static func write(_ bytes: [UInt8], to descriptor: FileDescriptor) throws(Errno) {
-        try descriptor.writeAll(bytes, atOffset: 0)
-    }
-
     /// The writer's open record.
     struct State {
         /// `<log>.synced`, open for writing; `nil` before ``LogFile/openSyncedRecord(_:size:)`` and after close.
@@ -144,7 +139,7 @@ extension LogFile {
         descriptor = try FileSystem.createFile(recordPath, access: .writeOnly, ifExists: .truncate, protection: protection,
                                                fileSystem: fileSystem)
         do throws(Errno) {
-            try SyncedLengthRecord.write(record(length: size, log), to: descriptor)
+            try descriptor.writeAll(record(length: size, log), atOffset: 0)
             try descriptor.sync()
             if created { try FileSystem.syncDirectory(FileSystem.parentDirectory(of: recordPath), fileSystem: fileSystem) }
         } catch {
@@ -169,7 +164,7 @@ extension LogFile {
         syncedRecord.withLock { state in
             guard let record = state.descriptor, length > state.recorded else { return }
             let bytes = self.record(length: length, log)
-            if (try? SyncedLengthRecord.write(bytes, to: record)) != nil {
+            if (try? record.writeAll(bytes, atOffset: 0)) != nil {
                 state.recorded = length
             }
         }
@@ -181,7 +176,7 @@ extension LogFile {
         try syncedRecord.withLock { (state: inout SyncedLengthRecord.State) throws(Errno) in
             guard let record = state.descriptor, state.recorded > size else { return }
             let bytes = self.record(length: size, log)
-            try SyncedLengthRecord.write(bytes, to: record)
+            try record.writeAll(bytes, atOffset: 0)
             try record.sync()
             state.recorded = size
         }

@@ -10,12 +10,6 @@ extension LogFile {
         /// How many bytes were moved (the log shrank by this much).
         package var byteCount: Int
 
-        package init(sidePath: String, byteOffset: Int, byteCount: Int) {
-            self.sidePath = sidePath
-            self.byteOffset = byteOffset
-            self.byteCount = byteCount
-        }
-
         /// A one-line warning for stderr.
         package var description: String {
             "torn last line: moved \(byteCount) bytes from byte \(byteOffset) to '\(sidePath)' and truncated the log to the last good line"

@@ -19,21 +19,18 @@ package struct LogReader: Sendable {
         package var trailingBytes: Int
     }
 
-    /// Events per batch handed to the body.
-    package var batchSize: Int
     package let file: LogFile
 
     /// A reader over an open log file.
-    package init(file: LogFile, batchSize: Int = 4096) {
+    package init(file: LogFile) {
         self.file = file
-        self.batchSize = batchSize
     }
 
     /// Opens the log at `path` for reading.
     ///
     /// - Throws: `inputUnavailable` when the file is missing or unreadable.
-    package init(path: String, batchSize: Int = 4096) throws(DuneEventsError) {
-        self.init(file: try LogFile.openForReading(path: path), batchSize: batchSize)
+    package init(path: String) throws(DuneEventsError) {
+        self.init(file: try LogFile.openForReading(path: path))
     }
 }
 

@@ -49,11 +49,6 @@ package struct RedactedEvent: Sendable, Hashable {
     package var sampleID: String
     /// The event's type: `sample.ingested` or `sample.deleted`.
     package var type: EventType
-
-    package init(sampleID: String, type: EventType) {
-        self.sampleID = sampleID
-        self.type = type
-    }
 }
 
 /// The `data.forgotten` event: the selector kinds a `forget` used and how much

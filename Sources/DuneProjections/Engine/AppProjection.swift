@@ -101,11 +101,6 @@ public struct ProjectionEvent: Sendable, Hashable {
         /// A profile update.
         case profileUpdated(ProfileUpdate)
     }
-
-    package init(seq: Int, change: Change) {
-        self.seq = seq
-        self.change = change
-    }
 }
 
 /// Why ``StoreState/model(of:)`` has no model for an app projection.
@@ -116,12 +111,6 @@ public struct AppProjectionError: Error, Sendable, Equatable, CustomStringConver
     public let seq: Int?
     /// What happened, and how to fix it.
     public let message: String
-
-    package init(projection: String, seq: Int?, message: String) {
-        self.projection = projection
-        self.seq = seq
-        self.message = message
-    }
 
     /// `projection 'name': message`.
     public var description: String { "projection '\(projection)': \(message)" }

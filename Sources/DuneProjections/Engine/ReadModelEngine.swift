@@ -43,10 +43,8 @@ package struct ReadModelEngine: Sendable {
     /// The daily stage and the models of the last ``state()``; `nil` before the first.
     private var last: LastState?
 
-    package init() {}
-
-    /// An engine that also folds the app's own `appProjections`.
-    package init(appProjections: [AnyAppProjection]) {
+    /// An empty engine that also folds the app's own `appProjections`.
+    package init(appProjections: [AnyAppProjection] = []) {
         apps = appProjections.map(AppFoldState.init)
     }
 
@@ -99,7 +97,7 @@ package struct ReadModelEngine: Sendable {
         guard let last else {
             let stage = DailyStage(samples: samples)
             return remember(StoreState(
-                throughSeq: seq, readiness: readiness.readModel(metrics: stage.metrics),
+                throughSeq: seq, readiness: readinessModel(stage.metrics),
                 trends: TrendsModel(throughSeq: seq, metrics: stage.metrics),
                 weeklyStats: WeeklyStatsModel(throughSeq: seq, daily: stage.daily),
                 syncStatus: syncStatus.readModel().restamped(seq), apps: apps), stage: stage)
@@ -112,20 +110,24 @@ package struct ReadModelEngine: Sendable {
         var weeklyModel = previous.weeklyStats.restamped(seq)
         if let firstChanged {
             stage.recompute(from: firstChanged, samples: samples)
-            readinessModel = ReadinessModel(throughSeq: seq, sleepTargetMinutes: readiness.sleepTargetMinutes,
-                                            inputs: stage.metrics.map(ReadinessDay.Inputs.init(metrics:)),
-                                            keeping: previous.readiness, before: firstChanged)
             trendsModel = TrendsModel(throughSeq: seq, metrics: stage.metrics, keeping: previous.trends, before: firstChanged)
             weeklyModel = WeeklyStatsModel(throughSeq: seq, firstDay: stage.metrics.first?.date, lastDay: stage.metrics.last?.date,
                                            keeping: previous.weeklyStats, before: firstChanged) { from in
                 stage.daily(from: from, samples: samples)
             }
-        } else if readiness.sleepTargetMinutes != previous.readiness.sleepTargetMinutes {
-            readinessModel = ReadinessModel(throughSeq: seq, sleepTargetMinutes: readiness.sleepTargetMinutes,
-                                            inputs: stage.metrics.map(ReadinessDay.Inputs.init(metrics:)))
+        }
+        if firstChanged != nil || readiness.sleepTargetMinutes != previous.readiness.sleepTargetMinutes {
+            readinessModel = self.readinessModel(stage.metrics, keeping: previous.readiness, before: firstChanged)
         }
         return remember(StoreState(throughSeq: seq, readiness: readinessModel, trends: trendsModel, weeklyStats: weeklyModel,
                                    syncStatus: syncStatus.readModel().restamped(seq), apps: apps), stage: stage)
+    }
+
+    /// The readiness model of `metrics` at ``throughSeq`` (see ``ReadinessModel/init(throughSeq:sleepTargetMinutes:inputs:keeping:before:)``).
+    private func readinessModel(_ metrics: [DailyMetrics], keeping previous: ReadinessModel? = nil,
+                                before firstChanged: DayKey? = nil) -> ReadinessModel {
+        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: readiness.sleepTargetMinutes,
+                       inputs: metrics.map(ReadinessDay.Inputs.init(metrics:)), keeping: previous, before: firstChanged)
     }
 
     private mutating func remember(_ state: StoreState, stage: DailyStage) -> StoreState {
@@ -153,7 +155,7 @@ package struct ReadModelEngine: Sendable {
     /// The engine as `snapshot` recorded it (app projections aside: see ``restoring(_:appProjections:)``).
     /// - Complexity: O(n) for n current samples; nothing is hashed or folded.
     package init(_ snapshot: ProjectionSnapshot) {
-        samples = SampleStore(restoring: snapshot.samples, index: snapshot.index, retaining: Set(SampleKind.allCases))
+        samples = SampleStore(restoring: snapshot.samples, index: snapshot.index)
         readiness.restoreProfile(sleepTargetMinutes: snapshot.profileSleepTargetMinutes, seq: snapshot.profileSeq,
                                  throughSeq: snapshot.throughSeq)
         syncStatus = snapshot.syncStatus

@@ -10,11 +10,4 @@ public struct ReadinessComponent: Sendable, Equatable {
     public let score: Double
     /// The component's weight (0.5, 0.25, 0.25).
     public let weight: Double
-
-    package init(input: Double, z: Double?, score: Double, weight: Double) {
-        self.input = input
-        self.z = z
-        self.score = score
-        self.weight = weight
-    }
 }

@@ -48,17 +48,6 @@ public struct ReadinessDay: Sendable, Equatable {
 
     private var firstBaselineDay: DayKey { date.adding(days: -ReadinessFormula.baselineWindowDays) }
 
-    /// Computes day `date` from its daily values and the series of earlier days.
-    /// - Parameters:
-    ///   - daily: the values of `date`.
-    ///   - hrvMeasure: the day's measure (see ``hrvMeasure``).
-    ///   - lnHRV: ln(daily hrv) of `hrvMeasure` over (at least) D−60…D−1, ascending.
-    ///   - rhrSeries: daily resting heart rate over (at least) D−60…D−1, ascending.
-    ///   - sleepTargetMinutes: the sleep target.
-    package init(daily: DailyValues, hrvMeasure: HRVMeasure?, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
-        self.init(inputs: Inputs(daily), hrvMeasure: hrvMeasure, lnHRV: lnHRV, rhrSeries: rhrSeries, sleepTargetMinutes: sleepTargetMinutes)
-    }
-
     /// The day's values the formula reads: all a readiness day depends on, with the series and the sleep target.
     package struct Inputs: Sendable, Equatable {
         package var date: DayKey
@@ -71,26 +60,14 @@ public struct ReadinessDay: Sendable, Equatable {
         package var rhr: Double?
         package var sleepMinutes: Double?
 
-        package init(date: DayKey, hrv: Double?, hrvMeasure: HRVMeasure?, otherHRV: Double? = nil, rhr: Double?,
-                     sleepMinutes: Double?) {
-            self.date = date
-            self.hrv = hrv
-            self.hrvMeasure = hrvMeasure
-            self.otherHRV = otherHRV
-            self.rhr = rhr
-            self.sleepMinutes = sleepMinutes
-        }
-
-        /// The inputs of `daily`.
-        package init(_ daily: DailyValues) {
-            self.init(date: daily.date, hrv: daily.hrv?.value, hrvMeasure: daily.hrvMeasure, otherHRV: daily.otherHRV?.value,
-                      rhr: daily.restingHeartRate?.value, sleepMinutes: daily.sleep?.minutes)
-        }
-
         /// The inputs in a day's metrics.
         package init(metrics: DailyMetrics) {
-            self.init(date: metrics.date, hrv: metrics.value(.hrv), hrvMeasure: metrics.hrvMeasure, otherHRV: metrics.otherHRV,
-                      rhr: metrics.value(.restingHeartRate), sleepMinutes: metrics.value(.sleepMinutes))
+            date = metrics.date
+            hrv = metrics.value(.hrv)
+            hrvMeasure = metrics.hrvMeasure
+            otherHRV = metrics.otherHRV
+            rhr = metrics.value(.restingHeartRate)
+            sleepMinutes = metrics.value(.sleepMinutes)
         }
 
         /// The mean of the day's HRV samples of `measure`, or `nil` when it has none.
@@ -99,8 +76,13 @@ public struct ReadinessDay: Sendable, Equatable {
         }
     }
 
-    /// Computes the day of `inputs` from the series of earlier days (see
-    /// ``init(daily:hrvMeasure:lnHRV:rhrSeries:sleepTargetMinutes:)``).
+    /// Computes the day of `inputs` from the series of earlier days.
+    /// - Parameters:
+    ///   - inputs: the values of the day.
+    ///   - hrvMeasure: the day's measure (see ``hrvMeasure``).
+    ///   - lnHRV: ln(daily hrv) of `hrvMeasure` over (at least) D−60…D−1, ascending.
+    ///   - rhrSeries: daily resting heart rate over (at least) D−60…D−1, ascending.
+    ///   - sleepTargetMinutes: the sleep target.
     package init(inputs: Inputs, hrvMeasure: HRVMeasure?, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
         let date = inputs.date
         self.date = date

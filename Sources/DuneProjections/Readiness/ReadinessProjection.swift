@@ -59,12 +59,6 @@ package struct ReadinessProjection: Sendable, Equatable {
         profileSleepTargetMinutes ?? ReadinessFormula.defaultSleepTargetMinutes
     }
 
-    /// The read model of `days`, the ``DailyMetrics`` of every day with a sample at ``throughSeq``.
-    package func readModel(metrics days: [DailyMetrics]) -> ReadinessModel {
-        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: sleepTargetMinutes,
-                       inputs: days.map(ReadinessDay.Inputs.init(metrics:)))
-    }
-
     /// Sets the latest sleep target as a snapshot recorded it.
     package mutating func restoreProfile(sleepTargetMinutes: Double?, seq: Int?, throughSeq seq2: Int) {
         profileSleepTargetMinutes = sleepTargetMinutes

@@ -5,13 +5,9 @@ package struct DailyLatest: Sendable, Equatable {
     package let value: Double
     package let start: Timestamp
     package let sample: SampleReference
+}
 
-    package init(value: Double, start: Timestamp, sample: SampleReference) {
-        self.value = value
-        self.start = start
-        self.sample = sample
-    }
-
+extension DailyLatest {
     /// The latest sample by start; on equal starts, the higher `seq`.
     init?(_ samples: [StoredSample]) {
         guard let (latest, value) = Self.latest(samples) else { return nil }

@@ -5,12 +5,10 @@ package struct DailyMean: Sendable, Equatable {
     package let value: Double
     /// The samples averaged, in `seq` order.
     package let samples: [SampleReference]
+}
 
-    package init(value: Double, samples: [SampleReference]) {
-        self.value = value
-        self.samples = samples
-    }
-
+extension DailyMean {
+    /// The mean of the `samples` that have a quantity, summed in `seq` order; `nil` when none has one.
     init?(_ samples: [StoredSample]) {
         let values = samples.compactMap { $0.sample.quantity?.value }
         guard let mean = SampleStatistics.mean(values) else { return nil }

@@ -16,14 +16,6 @@ package struct DailyMetrics: Sendable, Equatable {
     /// The mean of the day's HRV samples of the other measure, when it has any.
     package var otherHRV: Double?
 
-    package init(date: DayKey, present: UInt8, values: [Double], hrvMeasure: HRVMeasure? = nil, otherHRV: Double? = nil) {
-        self.date = date
-        self.present = present
-        self.values = values
-        self.hrvMeasure = hrvMeasure
-        self.otherHRV = otherHRV
-    }
-
     /// The metrics of `daily`.
     package init(_ daily: DailyValues) {
         date = daily.date
@@ -61,15 +53,5 @@ package struct DailyMetrics: Sendable, Equatable {
         case .bodyMassIndex: 6
         case .workoutMinutes: 7
         }
-    }
-
-    /// The series of `metric` over `days` (ascending), keeping the days that have it.
-    static func series(_ days: [DailyMetrics], _ metric: TrendMetric) -> DailySeries {
-        series(days) { $0.value(metric) }
-    }
-
-    /// The series of `value` over `days` (ascending), keeping the days where it is non-nil.
-    static func series(_ days: [DailyMetrics], _ value: (DailyMetrics) -> Double?) -> DailySeries {
-        DailySeries(days, date: \.date, value: value)
     }
 }

@@ -16,11 +16,6 @@ package struct DailySeries: Sendable, Equatable {
         self.values = values
     }
 
-    /// The series of `value` over `daily` (ascending), keeping days where it is non-nil.
-    package init(_ daily: [DailyValues], value: (DailyValues) -> Double?) {
-        self.init(daily, date: \.date, value: value)
-    }
-
     /// The series of `value` over `entries` (ascending by `date`), keeping
     /// the entries where it is non-nil: days' values, metrics or readiness inputs.
     package init<Entry>(_ entries: [Entry], date: (Entry) -> DayKey, value: (Entry) -> Double?) {

@@ -17,38 +17,26 @@ package struct DailySleep: Sendable, Equatable {
     package let union: [SleepInterval]
     /// The samples whose intervals were united, in `seq` order.
     package let samples: [SampleReference]
+}
 
-    package init(minutes: Double, basis: SleepBasis, union: [SleepInterval], samples: [SampleReference]) {
-        self.minutes = minutes
-        self.basis = basis
-        self.union = union
-        self.samples = samples
-    }
-
+extension DailySleep {
     /// `nil` when the day has neither asleep nor inBed samples (only awake).
     init?(_ samples: [StoredSample]) {
         let asleep = samples.filter { $0.sample.sleepStage?.isAsleep == true }
         let used = asleep.isEmpty ? samples.filter { $0.sample.sleepStage == .inBed } : asleep
         guard !used.isEmpty else { return nil }
-        basis = asleep.isEmpty ? .inBed : .asleep
-        union = SleepInterval.union(used.map { SleepInterval(start: $0.sample.start, end: $0.sample.end) })
+        self.init(basis: asleep.isEmpty ? .inBed : .asleep,
+                  union: SleepInterval.union(used.map { SleepInterval(start: $0.sample.start, end: $0.sample.end) }),
+                  samples: used.map(\.reference))
+    }
+
+    /// The night of `union` (disjoint, ascending): its minutes are the intervals' lengths summed in order.
+    private init(basis: SleepBasis, union: [SleepInterval], samples: [SampleReference]) {
         var seconds = 0.0
         for interval in union { seconds += interval.seconds }
-        minutes = seconds / 60
-        self.samples = used.map(\.reference)
+        self.init(minutes: seconds / 60, basis: basis, union: union, samples: samples)
     }
-}
 
-/// A packed sleep row: what ``DailySleep/init(packed:)`` needs of it.
-struct PackedSleepRow {
-    var start: PackedTimestamp
-    var end: PackedTimestamp
-    /// ``SleepStage/packedIndex``.
-    var stage: Int
-    var seq: Int
-}
-
-extension DailySleep {
     /// ``init(_:)`` from packed rows (canonical timestamps), for the read models:
     /// the same minutes, basis and union, without a `Sample` per row;
     /// ``samples`` is empty (`explain` reads the full night from `SampleStore.dailyValues(on:)`).
@@ -72,9 +60,16 @@ extension DailySleep {
                 merged.append((row.start, row.end))
             }
         }
-        let union = merged.map { SleepInterval(start: $0.start.timestamp, end: $0.end.timestamp) }
-        var seconds = 0.0
-        for interval in union { seconds += interval.seconds }
-        self.init(minutes: seconds / 60, basis: asleep.isEmpty ? .inBed : .asleep, union: union, samples: [])
+        self.init(basis: asleep.isEmpty ? .inBed : .asleep,
+                  union: merged.map { SleepInterval(start: $0.start.timestamp, end: $0.end.timestamp) }, samples: [])
     }
+}
+
+/// A packed sleep row: what ``DailySleep/init(packed:)`` needs of it.
+struct PackedSleepRow {
+    var start: PackedTimestamp
+    var end: PackedTimestamp
+    /// ``SleepStage/packedIndex``.
+    var stage: Int
+    var seq: Int
 }

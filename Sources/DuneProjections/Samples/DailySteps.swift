@@ -7,13 +7,10 @@ package struct DailySteps: Sendable, Equatable {
     package let source: String
     /// Every source's sum, sources in UTF-8 order.
     package let sources: [SourceSteps]
+}
 
-    package init(value: Double, source: String, sources: [SourceSteps]) {
-        self.value = value
-        self.source = source
-        self.sources = sources
-    }
-
+extension DailySteps {
+    /// The steps of the day of `samples` (in `seq` order), summed per source.
     init?(_ samples: [StoredSample]) {
         var bySource: [String: SourceSteps] = [:]
         for stored in samples {
@@ -21,15 +18,18 @@ package struct DailySteps: Sendable, Equatable {
             bySource[stored.sample.source, default: SourceSteps(source: stored.sample.source, steps: 0, samples: [])]
                 .add(value, stored.reference)
         }
-        let sources = bySource.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { bySource[$0] }
+        self.init(sources: bySource.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { bySource[$0] })
+    }
+
+    /// The steps of a day from each source's total, `sources` in UTF-8 order
+    /// of their names: the first largest total wins; `nil` without a source.
+    init?(sources: [SourceSteps]) {
         var best: SourceSteps?
         for candidate in sources where best.map({ candidate.steps > $0.steps }) ?? true {
             best = candidate
         }
         guard let best else { return nil }
-        value = best.steps
-        source = best.source
-        self.sources = sources
+        self.init(value: best.steps, source: best.source, sources: sources)
     }
 }
 

@@ -30,7 +30,7 @@ package struct DailyValues: Sendable, Equatable {
     package let bodyMassIndex: DailyLatest?
     /// The day's workouts in `seq` order.
     package let workouts: [DailyWorkout]
-    /// Every sample of the day the projection keeps (see ``SampleStore/retainedKinds``), in `seq` order.
+    /// Every sample of the day, in `seq` order.
     package let samples: [SampleReference]
 
     /// Computes the values of `date` from its samples.
@@ -44,7 +44,7 @@ package struct DailyValues: Sendable, Equatable {
         self.init(date: date, byKind: byKind, steps: DailySteps(byKind.stepCount), references: samples.map(\.reference))
     }
 
-    /// The values of `date` for a read model: `samples` holds every retained
+    /// The values of `date` for a read model: `samples` holds every
     /// sample but the step samples, whose totals come as `steps`; the result's
     /// ``samples`` is empty (see `SampleStore.modelDailyValues()`).
     /// - Parameter packedSleep: the night computed from packed rows (its

@@ -11,13 +11,6 @@ package struct DailyWindow: Sendable, Equatable {
     /// Their values, in the same order.
     package let values: [Double]
 
-    package init(first: DayKey, last: DayKey, days: [DayKey], values: [Double]) {
-        self.first = first
-        self.last = last
-        self.days = days
-        self.values = values
-    }
-
     /// n, mean and sample SD of ``values``, summed in date order.
     package var statistics: SampleStatistics { SampleStatistics(values) }
 }

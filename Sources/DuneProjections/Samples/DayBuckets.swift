@@ -1,11 +1,9 @@
 import DuneEvents
 
-/// Per day: how many current samples it has (of any kind), and the versions
-/// of its retained samples in `seq` order.
+/// Per day: the versions of its current samples in `seq` order.
 struct DayBuckets: Sendable {
     struct Bucket: Sendable, Equatable {
         var day: Int
-        var count: Int32 = 0
         /// Versions added, ascending (= `seq` order), including those in ``removed``.
         var added: [UInt32] = []
         /// Versions of ``added`` removed since it was last compacted. A removal
@@ -14,10 +12,13 @@ struct DayBuckets: Sendable {
         /// is removed, so every removal is O(1) amortised.
         var removed: Set<UInt32> = []
 
-        /// The current retained versions, ascending (= `seq` order).
-        var retained: [UInt32] {
+        /// The current versions, ascending (= `seq` order).
+        var current: [UInt32] {
             removed.isEmpty ? added : added.filter { !removed.contains($0) }
         }
+
+        /// Whether the day has no current sample.
+        var isEmpty: Bool { added.count == removed.count }
 
         mutating func remove(_ version: UInt32) {
             if added.last == version, removed.isEmpty {
@@ -26,7 +27,7 @@ struct DayBuckets: Sendable {
             }
             removed.insert(version)
             if removed.count * 2 > added.count {
-                added = retained
+                added = current
                 removed = []
             }
         }
@@ -64,19 +65,14 @@ struct DayBuckets: Sendable {
     }
 
     @inline(__always)
-    mutating func add(_ version: UInt32, day: Int, retained: Bool) {
+    mutating func add(_ version: UInt32, day: Int) {
         earliestChange = min(earliestChange, day)
-        let index = bucket(for: day)
-        buckets[index].count += 1
-        if retained { buckets[index].added.append(version) }
+        buckets[bucket(for: day)].added.append(version)
     }
 
-    mutating func remove(_ version: UInt32, day: Int, retained: Bool) {
+    mutating func remove(_ version: UInt32, day: Int) {
         earliestChange = min(earliestChange, day)
-        let index = bucket(for: day)
-        buckets[index].count -= 1
-        guard retained else { return }
-        buckets[index].remove(version)
+        buckets[bucket(for: day)].remove(version)
     }
 
     /// The earliest day whose samples changed since the last call (or since
@@ -91,6 +87,6 @@ struct DayBuckets: Sendable {
 
     /// The buckets of days from `firstDay` on with at least one sample, ascending by day.
     func occupied(from firstDay: Int) -> [Bucket] {
-        buckets.filter { $0.count > 0 && $0.day >= firstDay }.sorted { $0.day < $1.day }
+        buckets.filter { !$0.isEmpty && $0.day >= firstDay }.sorted { $0.day < $1.day }
     }
 }

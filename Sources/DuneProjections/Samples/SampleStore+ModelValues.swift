@@ -13,12 +13,12 @@ extension SampleStore {
     /// With `firstDay`, only the days from `firstDay` on: what a store that
     /// keeps its last state recomputes after a change on `firstDay`.
     ///
-    /// - Complexity: O(n log n + d log d) for n retained samples and d days
+    /// - Complexity: O(n log n + d log d) for n samples and d days
     ///   (sorting a day's step sources and sleep intervals), whatever the number
     ///   of sources; with `firstDay`, n and d of those days (and O(D) to find
     ///   them among all D days).
     func modelDailyValues(from firstDay: DayKey? = nil) -> [DailyValues] {
-        let (blocks, firstVersions) = allVersions
+        let (blocks, firstVersions) = versions.allBlocks
         // Steps are summed per source as `DailySteps` does it: a `[String: …]`
         // dictionary, so names are grouped by `String` equality.
         var classByName: [String: Int32] = [:]
@@ -36,7 +36,7 @@ extension SampleStore {
         // sources so far. Only looked up, never iterated (no hash order leaks out).
         var groupOfClass: [Int32: Int] = [:]
         var sleepRows: [PackedSleepRow] = []
-        for bucket in occupiedBuckets(from: firstDay?.ordinal ?? .min) {
+        for bucket in buckets.occupied(from: firstDay?.ordinal ?? .min) {
             var others: [StoredSample] = []
             var groups: [StepGroup] = []
             groupOfClass.removeAll(keepingCapacity: true)
@@ -45,20 +45,20 @@ extension SampleStore {
             // day also has a sleep sample that is kept whole.
             sleepRows.removeAll(keepingCapacity: true)
             var hasFullSleep = false
-            let retained = bucket.retained
+            let current = bucket.current
             var position = 0
-            while position < retained.count {
+            while position < current.count {
                 // The run of versions that live in one block.
-                let blockIndex = Self.blockIndex(of: retained[position], in: firstVersions)
+                let blockIndex = SampleVersions.blockIndex(of: current[position], in: firstVersions)
                 let first = firstVersions[blockIndex]
                 let limit = blockIndex + 1 < firstVersions.count ? firstVersions[blockIndex + 1] : UInt32.max
                 var runEnd = position
-                while runEnd < retained.count, retained[runEnd] < limit { runEnd += 1 }
+                while runEnd < current.count, current[runEnd] < limit { runEnd += 1 }
                 let block = blocks[blockIndex]
                 if classesOfBlock[blockIndex] == nil { classesOfBlock[blockIndex] = block.sources.map(sourceClass) }
                 let classes = classesOfBlock[blockIndex] ?? []
                 let rows = block.rows
-                for version in retained[position..<runEnd] {
+                for version in current[position..<runEnd] {
                     let row = Int(version - first)
                     let packed = rows[row]
                     if packed.kindIndex == SampleKind.sleepIndex {
@@ -90,7 +90,7 @@ extension SampleStore {
                         groups[existing].steps += value
                     } else {
                         groupOfClass[group] = groups.count
-                        groups.append(StepGroup(group: group, name: fullName ?? block.sources[Int(packed.source)], steps: value))
+                        groups.append(StepGroup(name: fullName ?? block.sources[Int(packed.source)], steps: value))
                     }
                 }
                 position = runEnd
@@ -115,33 +115,14 @@ extension SampleStore {
 
     /// One source's running step total for a day.
     private struct StepGroup {
-        var group: Int32
         /// The name as first seen that day (the dictionary key `DailySteps` keeps).
         var name: String
         var steps: Double
     }
 
-    /// `DailySteps` from the per-source totals: sources in UTF-8 order, the
-    /// first largest total wins.
+    /// `DailySteps` from the per-source totals, sources in UTF-8 order.
     private static func steps(_ groups: [StepGroup]) -> DailySteps? {
         let sorted = groups.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        var best: StepGroup?
-        for candidate in sorted where best.map({ candidate.steps > $0.steps }) ?? true {
-            best = candidate
-        }
-        guard let best else { return nil }
-        return DailySteps(value: best.steps, source: best.name,
-                          sources: sorted.map { SourceSteps(source: $0.name, steps: $0.steps, samples: []) })
-    }
-
-    /// The index of the block holding `version`.
-    static func blockIndex(of version: UInt32, in firstVersions: [UInt32]) -> Int {
-        var low = 0
-        var high = firstVersions.count
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if firstVersions[mid] <= version { low = mid } else { high = mid }
-        }
-        return low
+        return DailySteps(sources: sorted.map { SourceSteps(source: $0.name, steps: $0.steps, samples: []) })
     }
 }

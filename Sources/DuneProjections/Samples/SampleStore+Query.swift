@@ -13,7 +13,7 @@ extension SampleStore {
         let kindIndex = kind.packedIndex
         var found: [StoredSample] = []
         func collect(_ bucket: DayBuckets.Bucket) {
-            for version in bucket.retained where versions.row(version).kindIndex == kindIndex {
+            for version in bucket.current where versions.row(version).kindIndex == kindIndex {
                 found.append(versions.storedSample(version))
             }
         }

@@ -5,11 +5,7 @@ import DuneEvents
 /// `sample.ingested` adds a sample or, for an id already present, replaces it
 /// (a correction; it takes the correcting event's `seq` and may move the sample
 /// to another day). `sample.deleted` removes it. Every other event is ignored.
-///
-/// A store keeps the full content only of the kinds its projection reads
-/// (``retainedKinds``); samples of other kinds are tracked by id and day alone,
-/// so that they still make "a day with any sample", and their corrections and
-/// deletions still move or remove that day.
+/// The engine keeps one store, of every kind (``ReadModelEngine``).
 ///
 /// ## Layout
 ///
@@ -19,32 +15,20 @@ import DuneEvents
 ///   projections fed the same ``EventBatch``, not copied;
 /// - the id → version index is an open-addressing table of 8-byte slots
 ///   (`SampleIndex`) that never iterates in hash order;
-/// - each day lists its retained versions in `seq` order (`DayBuckets`):
+/// - each day lists its current versions in `seq` order (`DayBuckets`):
 ///   events arrive in `seq` order, so a new version is appended at the end,
 ///   and a replaced or deleted one is found by binary search.
 /// Lookups therefore never sort and never depend on hash order, and
 /// ``samples(on:)`` gives back exactly the samples that were applied.
 package struct SampleStore: Sendable {
-    /// The kinds whose content the store keeps.
-    package let retainedKinds: Set<SampleKind>
-    private let retainedMask: UInt16
     private(set) var versions = SampleVersions()
     private(set) var index = SampleIndex()
     private(set) var buckets = DayBuckets()
     /// Where the loads of ``SampleIndex/warm(_:count:)`` go.
     private var warmed: UInt64 = 0
-    /// A store that keeps the content of `retainedKinds` (all kinds by default).
-    package init(retaining retainedKinds: Set<SampleKind> = Set(SampleKind.allCases)) {
-        self.retainedKinds = retainedKinds
-        var mask: UInt16 = 0
-        for kind in retainedKinds { mask |= 1 << UInt16(kind.packedIndex) }
-        retainedMask = mask
-    }
 
-    @inline(__always)
-    private func retains(_ kindIndex: UInt8) -> Bool {
-        retainedMask & (1 << UInt16(kindIndex)) != 0
-    }
+    /// An empty store.
+    package init() {}
 
     // MARK: - Folding
 
@@ -60,7 +44,7 @@ package struct SampleStore: Sendable {
         switch event.payload {
         case .sampleIngested(let sample):
             let version = versions.append(sample, seq: event.seq)
-            upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal, kindIndex: sample.kind.packedIndex)
+            upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal)
         case .sampleDeleted(let deletion):
             remove(SampleKey(deletion.sampleID))
         case .refreshRequested, .task, .profileUpdated, .redacted, .dataForgotten, .syncAnchored:
@@ -110,9 +94,9 @@ package struct SampleStore: Sendable {
                 let version = base.map { $0 + UInt32(sampleRow) } ?? versions.appendCopy(of: block, row: sampleRow)
                 if packed.isFull {
                     let sample = block.fullSamples[packed.fullIndex]
-                    upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal, kindIndex: packed.kindIndex)
+                    upsert(version, key: SampleKey(sample.id), day: sample.day.ordinal)
                 } else {
-                    upsertPacked(version, id: packed.packedID, day: packed.packedDayOrdinal, kindIndex: packed.kindIndex)
+                    upsertPacked(version, id: packed.packedID, day: packed.packedDayOrdinal)
                 }
             }
             groupStart = groupEnd
@@ -134,38 +118,35 @@ package struct SampleStore: Sendable {
     }
 
     @inline(__always)
-    private mutating func upsertPacked(_ version: UInt32, id: PackedUUID, day: Int, kindIndex: UInt8) {
+    private mutating func upsertPacked(_ version: UInt32, id: PackedUUID, day: Int) {
         let hash = id.hashValue64
         let found = index.find(hash: hash) { candidate in
             let row = versions.row(candidate)
             return row.hasPackedID && row.packedID == id
         }
-        replace(found, with: version, hash: hash, day: day, kindIndex: kindIndex)
+        replace(found, with: version, hash: hash, day: day)
     }
 
-    private mutating func upsert(_ version: UInt32, key: SampleKey, day: Int, kindIndex: UInt8) {
+    private mutating func upsert(_ version: UInt32, key: SampleKey, day: Int) {
         let hash = key.hash64
         let found = index.find(hash: hash) { versions.hasKey($0, key) }
-        replace(found, with: version, hash: hash, day: day, kindIndex: kindIndex)
+        replace(found, with: version, hash: hash, day: day)
     }
 
     @inline(__always)
-    private mutating func replace(_ found: (slot: Int, version: UInt32)?, with version: UInt32, hash: UInt64, day: Int,
-                                  kindIndex: UInt8) {
+    private mutating func replace(_ found: (slot: Int, version: UInt32)?, with version: UInt32, hash: UInt64, day: Int) {
         if let found {
-            let old = found.version
-            buckets.remove(old, day: versions.dayOrdinal(old), retained: retains(versions.row(old).kindIndex))
+            buckets.remove(found.version, day: versions.dayOrdinal(found.version))
             index.update(slot: found.slot, version: version)
         } else {
             index.insert(hash: hash, version: version)
         }
-        buckets.add(version, day: day, retained: retains(kindIndex))
+        buckets.add(version, day: day)
     }
 
     private mutating func remove(_ key: SampleKey) {
         guard let found = index.find(hash: key.hash64, matches: { versions.hasKey($0, key) }) else { return }
-        let old = found.version
-        buckets.remove(old, day: versions.dayOrdinal(old), retained: retains(versions.row(old).kindIndex))
+        buckets.remove(found.version, day: versions.dayOrdinal(found.version))
         index.remove(slot: found.slot)
     }
 
@@ -176,48 +157,46 @@ package struct SampleStore: Sendable {
 
     // MARK: - Reading
 
-    /// How many samples the store tracks (retained or not).
+    /// How many samples the store holds.
     package var count: Int { index.count }
 
-    /// The current version of sample `id`, or `nil` when absent, deleted or of a kind not retained.
+    /// The current version of sample `id`, or `nil` when absent or deleted.
     package func sample(id: String) -> StoredSample? {
         let key = SampleKey(id)
-        guard let found = index.find(hash: key.hash64, matches: { versions.hasKey($0, key) }),
-              retains(versions.row(found.version).kindIndex)
-        else { return nil }
+        guard let found = index.find(hash: key.hash64, matches: { versions.hasKey($0, key) }) else { return nil }
         return versions.storedSample(found.version)
     }
 
-    /// Every day that has at least one sample (of any kind), ascending.
+    /// Every day that has at least one sample, ascending.
     /// - Complexity: O(d log d) for d days.
     package var days: [DayKey] { buckets.occupied.map { DayKey(ordinal: $0.day) } }
 
-    /// The retained samples whose ``Sample/day`` is `day`, in `seq` order.
+    /// The samples whose ``Sample/day`` is `day`, in `seq` order.
     /// - Complexity: O(k) for the k samples of the day.
     package func samples(on day: DayKey) -> [StoredSample] {
         guard let bucket = buckets.existing(day.ordinal) else { return [] }
-        return bucket.retained.map { versions.storedSample($0) }
+        return bucket.current.map { versions.storedSample($0) }
     }
 
     /// The daily values of `day`, or `nil` when it has no sample.
     package func dailyValues(on day: DayKey) -> DailyValues? {
-        guard let bucket = buckets.existing(day.ordinal), bucket.count > 0 else { return nil }
+        guard buckets.existing(day.ordinal)?.isEmpty == false else { return nil }
         return DailyValues(date: day, samples: samples(on: day))
     }
 
-    /// How many current retained samples each source has — what counting
+    /// How many current samples each source has — what counting
     /// ``samples(on:)`` of every day by `sample.source` gives, without
     /// building the samples: packed rows are counted by their block's source
     /// number, and the numbers are named once at the end. Only looked up by
     /// name, never iterated in hash order by the caller's output.
-    /// - Complexity: O(n) for n retained samples.
+    /// - Complexity: O(n) for n samples.
     package func sampleCountsBySource() -> [String: Int] {
-        let (blocks, firstVersions) = allVersions
+        let (blocks, firstVersions) = versions.allBlocks
         var perSource = blocks.map { [Int](repeating: 0, count: $0.sources.count) }
         var counts: [String: Int] = [:]
         for bucket in buckets.occupied {
-            for version in bucket.retained {
-                let index = Self.blockIndex(of: version, in: firstVersions)
+            for version in bucket.current {
+                let index = SampleVersions.blockIndex(of: version, in: firstVersions)
                 let block = blocks[index]
                 let packed = block.rows[Int(version - firstVersions[index])]
                 if packed.isFull {
@@ -235,7 +214,7 @@ package struct SampleStore: Sendable {
 
     // MARK: - Snapshots
 
-    /// Every current sample version, retained or not, in `seq` order, in one
+    /// Every current sample version, in `seq` order, in one
     /// block: what a snapshot keeps. Folding it into an empty store gives a
     /// store equal to this one.
     ///
@@ -281,23 +260,16 @@ package struct SampleStore: Sendable {
     /// and the days are filled in one pass.
     ///
     /// - Complexity: O(n) for n samples.
-    init(restoring block: SampleBlock, index: SampleIndex, retaining retainedKinds: Set<SampleKind>) {
-        self.init(retaining: retainedKinds)
+    init(restoring block: SampleBlock, index: SampleIndex) {
         versions = SampleVersions(restoring: block)
         self.index = index
         for (row, packed) in block.rows.enumerated() {
             let day = packed.isFull ? block.fullSamples[packed.fullIndex].day.ordinal : packed.packedDayOrdinal
-            buckets.add(UInt32(row + 1), day: day, retained: retains(packed.kindIndex))
+            buckets.add(UInt32(row + 1), day: day)
         }
     }
 
-    // MARK: - Internals for the read models
-
-    /// The sample versions, for ``modelDailyValues()``.
-    var allVersions: (blocks: [SampleBlock], firstVersions: [UInt32]) { versions.allBlocks }
-
-    /// The days from `firstDay` on with a sample, ascending, with their retained versions.
-    func occupiedBuckets(from firstDay: Int) -> [DayBuckets.Bucket] { buckets.occupied(from: firstDay) }
+    // MARK: - Changes
 
     /// The earliest day whose samples changed since the last call (or since
     /// the store was made), and starts over; `nil` when none did.

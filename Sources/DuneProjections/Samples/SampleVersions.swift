@@ -86,13 +86,21 @@ struct SampleVersions: Sendable {
     @inline(__always)
     func locate(_ version: UInt32) -> Location {
         if version >= tailFirst { return Location(block: nil, row: Int(version - tailFirst)) }
+        let index = Self.blockIndex(of: version, in: firstVersions)
+        return Location(block: blocks[index], row: Int(version - firstVersions[index]))
+    }
+
+    /// The index of the block holding `version`: the last whose first version is not after it.
+    /// - Complexity: O(log b) for b blocks.
+    @inline(__always)
+    static func blockIndex(of version: UInt32, in firstVersions: [UInt32]) -> Int {
         var low = 0
         var high = firstVersions.count
         while high - low > 1 {
             let mid = (low + high) / 2
             if firstVersions[mid] <= version { low = mid } else { high = mid }
         }
-        return Location(block: blocks[low], row: Int(version - firstVersions[low]))
+        return low
     }
 
     @inline(__always)
@@ -139,11 +147,6 @@ struct SampleVersions: Sendable {
         case .uuid(let id): return packed.hasPackedID && packed.packedID == id
         case .text(let text): return !packed.hasPackedID && fullSample(version).id == text
         }
-    }
-
-    func key(_ version: UInt32) -> SampleKey {
-        let packed = row(version)
-        return packed.hasPackedID ? .uuid(packed.packedID) : .text(fullSample(version).id)
     }
 
     /// Every block, the tail sealed into a temporary one, with first versions.

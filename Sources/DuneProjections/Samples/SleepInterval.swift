@@ -5,11 +5,6 @@ package struct SleepInterval: Sendable, Hashable {
     package let start: Timestamp
     package let end: Timestamp
 
-    package init(start: Timestamp, end: Timestamp) {
-        self.start = start
-        self.end = end
-    }
-
     /// Length in seconds, from the instants (a DST night is 23 or 25 h of wall clock
     /// but its true length here).
     package var seconds: Double { end.seconds(since: start) }

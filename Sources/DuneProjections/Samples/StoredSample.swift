@@ -7,11 +7,6 @@ package struct StoredSample: Sendable, Hashable {
     /// The `seq` of the `sample.ingested` event this version came from.
     package let seq: Int
 
-    package init(sample: Sample, seq: Int) {
-        self.sample = sample
-        self.seq = seq
-    }
-
     /// The id and `seq` that name this sample version in an explanation.
     package var reference: SampleReference {
         SampleReference(id: sample.id, seq: seq)

@@ -247,15 +247,9 @@ package actor LogFollower {
     }
 
     /// The ids of the live samples of `type` whose day lies in `days`, in id order.
-    /// - Complexity: O(k) for the k samples of those days.
+    /// - Complexity: that of ``SampleStore/samples(of:in:)``, plus O(m log m) for m ids.
     package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) -> [String] {
-        var ids: [String] = []
-        for ordinal in days.lowerBound.ordinal...days.upperBound.ordinal {
-            for stored in position.fold.samples.samples(on: DayKey(ordinal: ordinal)) where stored.sample.kind == type {
-                ids.append(stored.sample.id)
-            }
-        }
-        return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        position.fold.samples.samples(of: type, in: days).map(\.sample.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The warnings gathered since the last call.

@@ -17,9 +17,4 @@ public struct SampleQueryResult: Sendable, Equatable {
     public let throughSeq: Int
     /// The samples, in time order.
     public let samples: [Sample]
-
-    package init(throughSeq: Int, samples: [Sample]) {
-        self.throughSeq = throughSeq
-        self.samples = samples
-    }
 }

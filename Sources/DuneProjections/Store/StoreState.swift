@@ -27,16 +27,6 @@ public struct StoreState: Sendable, Equatable {
     /// The app's own projections' models (or failures), in registration order.
     package let apps: [AppFoldState]
 
-    package init(throughSeq: Int, readiness: ReadinessModel, trends: TrendsModel, weeklyStats: WeeklyStatsModel,
-                 syncStatus: SyncStatusModel, apps: [AppFoldState] = []) {
-        self.throughSeq = throughSeq
-        self.readiness = readiness
-        self.trends = trends
-        self.weeklyStats = weeklyStats
-        self.syncStatus = syncStatus
-        self.apps = apps
-    }
-
     /// The model of an app projection the store registered (``DuneStore/Options/register(_:)``),
     /// at this state's ``throughSeq``.
     ///
@@ -73,33 +63,5 @@ public struct StoreState: Sendable, Equatable {
         if weeklyStats.restamped(seq) != other.weeklyStats { changed.insert(.weeklyStats) }
         if syncStatus.restamped(seq) != other.syncStatus { changed.insert(.syncStatus) }
         return changed
-    }
-}
-
-extension ReadinessModel {
-    /// The same model stamped with another `throughSeq`.
-    func restamped(_ seq: Int) -> ReadinessModel {
-        ReadinessModel(throughSeq: seq, sleepTargetMinutes: sleepTargetMinutes, days: days)
-    }
-}
-
-extension TrendsModel {
-    /// The same model stamped with another `throughSeq`.
-    func restamped(_ seq: Int) -> TrendsModel {
-        TrendsModel(throughSeq: seq, lastDay: lastDay, metrics: metrics, hrvNormalRange: hrvNormalRange, trainingLoad: trainingLoad)
-    }
-}
-
-extension WeeklyStatsModel {
-    /// The same model stamped with another `throughSeq`.
-    func restamped(_ seq: Int) -> WeeklyStatsModel {
-        WeeklyStatsModel(throughSeq: seq, weeks: weeks)
-    }
-}
-
-extension SyncStatusModel {
-    /// The same model stamped with another `throughSeq`.
-    func restamped(_ seq: Int) -> SyncStatusModel {
-        SyncStatusModel(throughSeq: seq, refresh: refresh, features: features, sampleTypes: sampleTypes)
     }
 }

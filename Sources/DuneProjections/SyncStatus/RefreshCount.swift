@@ -8,10 +8,4 @@ public struct RefreshCount: Sendable, Equatable {
     public let outcome: RefreshOutcome
     /// How many requests from ``source`` had ``outcome``.
     public internal(set) var count: Int
-
-    package init(source: RefreshSource, outcome: RefreshOutcome, count: Int) {
-        self.source = source
-        self.outcome = outcome
-        self.count = count
-    }
 }

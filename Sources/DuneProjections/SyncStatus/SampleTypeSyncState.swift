@@ -29,28 +29,6 @@ public struct SampleTypeSyncState: Sendable, Equatable {
         public let reason: String
         /// How many.
         public let count: Int
-
-        package init(reason: String, count: Int) {
-            self.reason = reason
-            self.count = count
-        }
-    }
-
-    package init(sampleType: SampleKind, anchor: String) {
-        self.sampleType = sampleType
-        self.anchor = anchor
-    }
-
-    /// A state as a snapshot recorded it.
-    package init(sampleType: SampleKind, anchor: String, pages: Int, samples: Int, deleted: Int, rejected: [RejectionCount],
-                 earliestStart: Timestamp?) {
-        self.sampleType = sampleType
-        self.anchor = anchor
-        self.pages = pages
-        self.samples = samples
-        self.deleted = deleted
-        self.rejected = rejected
-        self.earliestStart = earliestStart
     }
 
     /// The feature name of this type's sync tasks: `sync.<type>`.

@@ -3,7 +3,7 @@ import DuneEvents
 /// The sync-status read model.
 public struct SyncStatusModel: Sendable, Equatable, ReadModel {
     /// The `seq` of the last event the model reflects; 0 for an empty log.
-    public let throughSeq: Int
+    public package(set) var throughSeq: Int
     /// What the refresh requests did: the reload signal, the last refresh, counts per source and outcome.
     public let refresh: RefreshStatus
     /// In feature-name order.
@@ -13,13 +13,6 @@ public struct SyncStatusModel: Sendable, Equatable, ReadModel {
     /// rejections by reason, how far back it reached, and its phase and last
     /// error (those of the feature `sync.<type>`). Empty for a log without sync events.
     public let sampleTypes: [SampleTypeSyncState]
-
-    package init(throughSeq: Int, refresh: RefreshStatus, features: [FeatureLoadState], sampleTypes: [SampleTypeSyncState] = []) {
-        self.throughSeq = throughSeq
-        self.refresh = refresh
-        self.features = features
-        self.sampleTypes = sampleTypes
-    }
 
     /// The sync state of `type`, or `nil` when no page of it is stored.
     /// - Parameter type: The sample type.

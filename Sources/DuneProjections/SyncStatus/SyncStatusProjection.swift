@@ -2,9 +2,7 @@ import DuneEvents
 
 /// The sync-status projection (docs/read-models.md): refresh signal and counts, and each
 /// feature's load phase, folded from `refresh.requested` and `task.*` events.
-package struct SyncStatusProjection: Projection, Equatable {
-    package static var name: ProjectionName { .syncStatus }
-
+package struct SyncStatusProjection: Sendable, Equatable {
     /// The version of this fold's output: bump it whenever a change makes the
     /// fold produce other bytes for the same log, so that snapshots taken by
     /// the older code are not used (see `ProjectionSnapshot`).
@@ -61,11 +59,6 @@ package struct SyncStatusProjection: Projection, Equatable {
     /// Every feature a task event named, in name order.
     package var features: [FeatureLoadState] {
         featuresByName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { featuresByName[$0] }
-    }
-
-    /// The state of `feature`, or `nil` when no task event named it.
-    package func feature(_ feature: String) -> FeatureLoadState? {
-        featuresByName[feature]
     }
 
     /// The sync state of each sample type that has a `sync.anchored` event, in

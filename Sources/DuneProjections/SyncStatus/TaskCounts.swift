@@ -12,6 +12,4 @@ public struct TaskCounts: Sendable, Equatable {
     public internal(set) var cancelled = 0
     /// Completions, failures and cancellations of tasks that were not current.
     public internal(set) var staleIgnored = 0
-
-    package init() {}
 }

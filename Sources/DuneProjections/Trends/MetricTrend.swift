@@ -65,11 +65,4 @@ public struct TrendPoint: Sendable, Equatable {
     public let avg7: Double
     /// Mean of the values in D−27…D.
     public let avg28: Double
-
-    package init(date: DayKey, value: Double, avg7: Double, avg28: Double) {
-        self.date = date
-        self.value = value
-        self.avg7 = avg7
-        self.avg28 = avg28
-    }
 }

@@ -12,12 +12,4 @@ public struct TrainingLoadDay: Sendable, Equatable {
     public let atl: Double
     /// Training stress balance: yesterday's CTL − ATL.
     public let tsb: Double
-
-    package init(date: DayKey, load: Double, ctl: Double, atl: Double, tsb: Double) {
-        self.date = date
-        self.load = load
-        self.ctl = ctl
-        self.atl = atl
-        self.tsb = tsb
-    }
 }

@@ -3,7 +3,7 @@ import DuneEvents
 /// The trends read model (docs/read-models.md).
 public struct TrendsModel: Sendable, Equatable, ReadModel {
     /// The `seq` of the last event the model reflects; 0 for an empty log.
-    public let throughSeq: Int
+    public package(set) var throughSeq: Int
     /// L: the last day with any sample; `nil` when the log has none.
     public let lastDay: DayKey?
     /// One entry per ``TrendMetric``, in its order (metrics without values included).
@@ -20,21 +20,6 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
     /// CRC-32 of `trends.json` rebuilt from the shipped sample log at
     /// ``foldVersion``: `FoldVersionTests` fails when the output changes and these two do not.
     package static let foldVersionOutputCRC: UInt32 = 0x5ba9b064
-
-    package init(throughSeq: Int, lastDay: DayKey?, metrics: [MetricTrend], hrvNormalRange: HRVNormalRange?,
-                trainingLoad: [TrainingLoadDay]) {
-        self.throughSeq = throughSeq
-        self.lastDay = lastDay
-        self.metrics = metrics
-        self.hrvNormalRange = hrvNormalRange
-        self.trainingLoad = trainingLoad
-    }
-
-    /// The model of `daily` (every day with a sample, ascending).
-    /// - Complexity: O(d log d) for d days, plus the training-load span.
-    package init(throughSeq: Int, daily: [DailyValues]) {
-        self.init(throughSeq: throughSeq, metrics: daily.map(DailyMetrics.init))
-    }
 
     /// The model of days with these metrics (every day with a sample,
     /// ascending): the same numbers as from their daily values (a snapshot keeps them).
@@ -58,28 +43,30 @@ public struct TrendsModel: Sendable, Equatable, ReadModel {
         }
         // HRV counts only the values of the measure of the last day with HRV.
         let measure = days.last { $0.hrvMeasure != nil }?.hrvMeasure
-        let hrv = measure.map { measure in DailyMetrics.series(days) { $0.hrv(measure) } } ?? .empty
+        let hrv = measure.map { measure in DailySeries(days, date: \.date) { $0.hrv(measure) } } ?? .empty
         let metrics = TrendMetric.allCases.map { metric in
             guard metric == .hrv else {
-                return MetricTrend(metric: metric, series: DailyMetrics.series(days, metric), lastDay: lastDay,
+                return MetricTrend(metric: metric, series: DailySeries(days, date: \.date) { $0.value(metric) }, lastDay: lastDay,
                                    keeping: kept(previous?.trend(metric)?.daily, \.date))
             }
             let previousHRV = previous?.trend(.hrv).flatMap { $0.measure == measure ? $0.daily : nil }
             return MetricTrend(metric: metric, series: hrv, measure: measure, lastDay: lastDay, keeping: kept(previousHRV, \.date))
         }
-        var normalRange: HRVNormalRange?
-        var trainingLoad: [TrainingLoadDay] = []
+        self.throughSeq = throughSeq
+        self.lastDay = lastDay
+        self.metrics = metrics
         if let lastDay {
             let lnHRV = hrv.mapValues(DeterministicMath.log)
-            normalRange = HRVNormalRange(lnHRV: lnHRV, lastDay: lastDay)
-            let load = DailyMetrics.series(days, .workoutMinutes)
+            hrvNormalRange = HRVNormalRange(lnHRV: lnHRV, lastDay: lastDay)
+            let load = DailySeries(days, date: \.date) { $0.value(.workoutMinutes) }
             // The kept days hold only while the load still starts where they do.
             var keptLoad = kept(previous?.trainingLoad, \.date)
             if keptLoad.first?.date != load.days.first { keptLoad = [] }
             trainingLoad = TrendFormula.trainingLoad(load, through: lastDay, keeping: keptLoad)
+        } else {
+            hrvNormalRange = nil
+            trainingLoad = []
         }
-        self.init(throughSeq: throughSeq, lastDay: lastDay, metrics: metrics, hrvNormalRange: normalRange,
-                  trainingLoad: trainingLoad)
     }
 
     /// The trend of `metric`.

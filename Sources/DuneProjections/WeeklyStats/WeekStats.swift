@@ -14,17 +14,9 @@ public struct WeekStats: Sendable, Equatable {
     public let vsPreviousWeek: WeekComparison?
     /// The week's workouts in `seq` order: what the workout totals sum.
     package let workouts: [DailyWorkout]
+}
 
-    package init(week: WeekKey, totals: WeekTotals, byActivity: [ActivityStats], daily: [WeekDayStats],
-                vsPreviousWeek: WeekComparison?, workouts: [DailyWorkout]) {
-        self.week = week
-        self.workouts = workouts
-        self.totals = totals
-        self.byActivity = byActivity
-        self.daily = daily
-        self.vsPreviousWeek = vsPreviousWeek
-    }
-
+extension WeekStats {
     /// The week `week` from its seven days' values (absent days have no sample).
     /// - Parameters:
     ///   - days: the values of the week's days that have a sample, ascending.

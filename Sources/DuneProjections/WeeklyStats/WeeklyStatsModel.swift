@@ -4,7 +4,7 @@ import DuneEvents
 /// with any sample, weeks without data included.
 public struct WeeklyStatsModel: Sendable, Equatable, ReadModel {
     /// The `seq` of the last event the model reflects; 0 for an empty log.
-    public let throughSeq: Int
+    public package(set) var throughSeq: Int
     /// Ascending.
     public let weeks: [WeekStats]
 

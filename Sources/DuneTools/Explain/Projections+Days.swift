@@ -21,9 +21,10 @@ extension ReadModelEngine {
         // Without HRV, the day takes the measure of the latest earlier day with HRV, however far back.
         let measure = values.hrvMeasure
             ?? days.filter { $0 < date }.reversed().lazy.compactMap { samples.dailyValues(on: $0)?.hrvMeasure }.first
-        let lnHRV = DailySeries(earlier) { day in measure.flatMap { day.hrv($0) }.map { DeterministicMath.log($0.value) } }
-        let rhr = DailySeries(earlier) { $0.restingHeartRate?.value }
-        return ReadinessDay(daily: values, hrvMeasure: measure, lnHRV: lnHRV, rhrSeries: rhr, sleepTargetMinutes: readiness.sleepTargetMinutes)
+        let lnHRV = DailySeries(earlier, date: \.date) { day in measure.flatMap { day.hrv($0) }.map { DeterministicMath.log($0.value) } }
+        let rhr = DailySeries(earlier, date: \.date) { $0.restingHeartRate?.value }
+        return ReadinessDay(inputs: ReadinessDay.Inputs(metrics: DailyMetrics(values)), hrvMeasure: measure, lnHRV: lnHRV, rhrSeries: rhr,
+                            sleepTargetMinutes: readiness.sleepTargetMinutes)
     }
 }
 

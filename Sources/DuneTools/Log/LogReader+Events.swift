@@ -5,17 +5,18 @@ extension LogReader {
     /// Calls `body` with consecutive batches of events, in `seq` order.
     ///
     /// Decodes with the fast path (``forEachEventBatch(_:parallelism:_:)``)
-    /// and hands the events over in full, at most ``batchSize`` at a time.
+    /// and hands the events over in full, at most `batchSize` at a time.
     ///
     /// - Parameters:
     ///   - after: skip events with `seq` ≤ this (they are still checked).
     ///   - through: stop after this seq.
+    ///   - batchSize: the most events handed to `body` at once.
     /// - Throws: `DuneEventsError` `corruptLog` at the first damaged line; whatever `body` throws.
     /// - Complexity: O(n) in the log's size; memory O(batchSize + chunk).
     @discardableResult
-    package func forEachBatch(after: Int = 0, through: Int = .max,
+    package func forEachBatch(after: Int = 0, through: Int = .max, batchSize: Int = 4096,
                              _ body: ([RecordedEvent]) throws -> Void) throws -> End {
-        let batchSize = max(1, self.batchSize)
+        let batchSize = max(1, batchSize)
         return try forEachEventBatch(Range(after: after, throughSeq: through)) { batch in
             var start = 0
             while start < batch.count {

@@ -51,10 +51,3 @@ extension JSONWriter {
         output.append(UInt8(ascii: ":"))
     }
 }
-
-extension Projection where Model: ReadModelJSON {
-    /// The read model written as its file (`readiness.json`, …).
-    package func file() -> ReadModelFile {
-        ReadModelFile(projection: Self.name, bytes: readModel().fileBytes)
-    }
-}
