@@ -20,11 +20,15 @@ package enum InterruptWatch {
         let queue = DispatchQueue(label: "dune.interrupt")
         for number in system_interruptSignals {
             // Made inside the lock, so the source never leaves the list that keeps it alive.
+            // Ignored first, then the source: on Linux, Dispatch installs a handler of its own when
+            // the source starts (on a thread of its own), which an ignore that came later would
+            // replace, and the signal would then be dropped. Ignoring first is also the order
+            // Darwin's documentation gives.
+            system_ignoreSignal(number)
             sources.withLock { list in
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                 source.setEventHandler { handler(128 + number) }
                 source.activate()
-                system_ignoreSignal(number)
                 list.append(source)
             }
         }
