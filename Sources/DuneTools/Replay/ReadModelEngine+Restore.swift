@@ -27,7 +27,9 @@ extension ReadModelEngine {
             case .usable(let snapshot, let stamp):
                 var engine = ReadModelEngine(snapshot)
                 try await Replayer.replayTail(try LogReader(path: logPath), after: stamp, into: &engine, progress: progress)
-                return Restored(engine: engine, snapshotSeq: stamp.lastSeq, warnings: warnings)
+                guard engine.snapshotIsDamaged else { return Restored(engine: engine, snapshotSeq: stamp.lastSeq, warnings: warnings) }
+                // Its id index, read only for the events after it, is damaged: as a snapshot refused outright.
+                warnings.append("warning: \(SnapshotFile.path(forLog: logPath)): not used (its id index is damaged); the log is replayed in full")
             case .missing:
                 break
             case .ignored(let warning):
