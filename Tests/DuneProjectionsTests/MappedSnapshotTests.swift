@@ -55,7 +55,7 @@ import DuneTools
             let (bytes, indexStart) = try await Self.logWithSnapshotAndTail(path)
             let replayed = try await Self.replayedState(path)
             // 20 offsets over the whole file, the index section's first and last bytes among them.
-            let offsets = (0..<18).map { $0 * (bytes.count - 1) / 17 } + [indexStart, bytes.count - 1]
+            let offsets = (0..<18).map { $0 * (bytes.count - 2) / 17 } + [indexStart, bytes.count - 1]
             #expect(Set(offsets).count == 20)
             for offset in offsets {
                 for damaged in [{ var flipped = bytes; flipped[offset] ^= 0x10; return flipped }(), Array(bytes.prefix(offset))] {

@@ -82,10 +82,11 @@ package struct ReadModelEngine: Sendable {
         throughSeq = lastSeq
     }
 
-    /// Reads the restored snapshot's id index before the first fold (see
-    /// ``SampleStore/readIndex()``); `false`, with ``snapshotIsDamaged`` set,
-    /// when it is damaged.
-    private mutating func readIndex() -> Bool {
+    /// Reads the restored snapshot's id index before the first fold or a
+    /// lookup by id (``SampleStore/sample(id:)``; see ``SampleStore/readIndex()``);
+    /// `false`, with ``snapshotIsDamaged`` set, when it is damaged.
+    @discardableResult
+    package mutating func readIndex() -> Bool {
         snapshotIsDamaged = snapshotIsDamaged || !samples.readIndex()
         return !snapshotIsDamaged
     }

@@ -199,6 +199,7 @@ package struct SampleStore: Sendable {
     }
 
     /// The current version of sample `id`, or `nil` when absent, deleted or of a kind not retained.
+    /// A store restored from a mapped snapshot reads its index first (``readIndex()``).
     package func sample(id: String) -> StoredSample? {
         let key = SampleKey(id)
         guard let found = index.find(hash: key.hash64, matches: { versions.hasKey($0, key) }),
