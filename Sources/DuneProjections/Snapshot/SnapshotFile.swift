@@ -20,25 +20,42 @@ import DuneEvents
 /// process that holds the writer lock — a process killed while writing one
 /// leaves the previous snapshot or none.
 ///
-/// ## Layout (format version 4, little-endian)
+/// **Replaced only by rename, never rewritten in place.** Readers map the
+/// file (``MappedFile``); a mapped page whose file was truncated or
+/// rewritten under it would fault (SIGBUS). Renaming a new file over the
+/// path leaves the inode a reader mapped whole until it unmaps it. Nothing
+/// in the library opens a snapshot for writing: the only writes go to a new
+/// temporary file (`AtomicFile`), and damage found later only removes the path.
+///
+/// ## Layout (format version 5, little-endian)
 ///
 /// ```
 /// "DUNESNP1"                          magic, 8 bytes
-/// format version, section count       UInt32 each (version 4, 3 sections)
+/// format version, section count       UInt32 each (3 sections)
 /// per section: length, check          UInt64, CacheChecksum (32 bytes)
 /// header check                        CacheChecksum of the 136 bytes above
 /// section 0, meta:
 ///   fold versions                     4 × UInt32, in ProjectionName order
 ///   event versions                    EventVersions.stamp, length-prefixed UTF-8
 ///   LogStamp                          the log file and the line it ends at
-///   ProjectionSnapshot meta           counts, sources, full samples, profile, sync status
+///   ProjectionSnapshot meta           counts, sources, full samples, profile, sync status, app parts
 /// section 1, rows                     64 bytes per current sample (PackedSample)
 /// section 2, index                    the id index's slots, 8 bytes each
 /// ```
 ///
-/// Each section has its own check, tested before it is used; the rows and
-/// the index are read straight into the memory that keeps them (no copy of
-/// the file in between), so restoring costs about the file's size in memory.
+/// Reading maps the file and checks each section on its own, when it is
+/// used: the header, the meta and the rows at the open (the first state is
+/// computed from the rows); the id index only when a fold (an append, a
+/// follower's catch-up) or a lookup by id first needs it — a widget that
+/// only reads the state never touches its pages. Damage found at the open
+/// makes the snapshot ignored with a warning; damage found in the index
+/// later, once a state was published, ends the store's observations with an
+/// error (`LogFollower`), and nothing wrong is ever published.
+///
+/// Writing streams: the checks are computed over the memory that holds the
+/// rows and the slots, then the header and the sections are written one
+/// after the other to the temporary file (``withParts(_:at:foldVersions:eventVersions:_:)``);
+/// no copy of the file is built in memory.
 package enum SnapshotFile {
     static let magic = "DUNESNP1"
 
