@@ -33,6 +33,19 @@ package final class MappedFile: @unchecked Sendable {
         if let base = bytes.buffer.baseAddress { system_unmapMemory(UnsafeMutableRawPointer(mutating: base), bytes.count) }
     }
 
+    /// Lets the pages wholly inside `view` (a part of this file copied out and
+    /// not read again) leave the process's resident memory; they stay in the
+    /// file cache and are read back if touched. Advice only.
+    package func release(_ view: ByteView) {
+        // 16 KiB: a whole number of pages on every platform (4 KiB Linux, 16 KiB Apple silicon).
+        let page = 16_384
+        guard let base = view.buffer.baseAddress else { return }
+        let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
+        let end = (Int(bitPattern: base) + view.count) & ~(page - 1)
+        guard end > start, let pointer = UnsafeRawPointer(bitPattern: start) else { return }
+        system_adviseDontNeed(pointer, end - start)
+    }
+
     /// The `count` bytes at `offset`, or `nil` when they are not all in the file.
     package func bytes(_ count: Int, at offset: Int) -> ByteView? {
         guard offset >= 0, count >= 0, offset <= bytes.count, count <= bytes.count - offset else { return nil }

@@ -557,6 +557,13 @@ func system_mapFile(_ descriptor: CInt, _ byteCount: Int) -> UnsafeRawPointer? {
     return UnsafeRawPointer(mapped)
 }
 
+/// `madvise(MADV_DONTNEED)` of part of a read-only file mapping (MappedFile):
+/// its pages may leave this process's resident set; touched again, they are
+/// read back from the file. Advice only, a refusal is harmless.
+func system_adviseDontNeed(_ base: UnsafeRawPointer, _ byteCount: Int) {
+    _ = madvise(UnsafeMutableRawPointer(mutating: base), byteCount, MADV_DONTNEED)
+}
+
 /// `madvise(MADV_HUGEPAGE)` on Linux: advice only, a refusal is harmless.
 /// Darwin has no such advice; there this does nothing.
 func system_adviseHugePages(_ base: UnsafeMutableRawPointer, _ byteCount: Int) {

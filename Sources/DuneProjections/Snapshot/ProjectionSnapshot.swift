@@ -213,6 +213,7 @@ struct MappedIndex: Sendable {
     /// The index, when the section passes its check and holds a valid table (see `SampleIndex(capacity:count:fill:)`).
     func load() -> SampleIndex? {
         guard let bytes = file.bytes(capacity * 8, at: offset), CacheChecksum(bytes) == check else { return nil }
+        defer { file.release(bytes) }
         return SampleIndex(capacity: capacity, count: count) { slots in
             slots.copy(bytes, to: 0)
             return true
