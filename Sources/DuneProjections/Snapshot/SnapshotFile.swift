@@ -231,15 +231,6 @@ package enum SnapshotFile {
         }
     }
 
-    /// The bytes of `<log>.snapshot` for `snapshot`, taken at `stamp`, as one array (for tests).
-    static func encoded(_ snapshot: ProjectionSnapshot, at stamp: LogStamp,
-                        foldVersions: [UInt32] = ProjectionSnapshot.foldVersions,
-                        eventVersions: String = EventVersions.stamp) -> [UInt8] {
-        withParts(snapshot, at: stamp, foldVersions: foldVersions, eventVersions: eventVersions) { parts in
-            parts.flatMap(Array.init)
-        }
-    }
-
     /// Calls `body` with the snapshot bytes of `block`'s rows: their memory
     /// where a row's layout is its file layout, else a converted copy.
     private static func withRowBytes<Result>(_ block: SampleBlock, _ body: (ByteView) -> Result) -> Result {
