@@ -29,7 +29,15 @@ extension ReadModelEngine {
             switch loaded {
             case .usable(let snapshot, let stamp):
                 var engine = ReadModelEngine(snapshot)
-                if readsIndex { engine.readIndex() }
+                if readsIndex {
+                    // The index's pages come from the file: on a thread of the library's, not the cooperative pool.
+                    let restored = engine
+                    engine = try await DispatchQueueExecutor(label: "dune.snapshot-index").run {
+                        var engine = restored
+                        engine.readIndex()
+                        return engine
+                    }
+                }
                 try await Replayer.replayTail(try LogReader(path: logPath), after: stamp, into: &engine, progress: progress)
                 guard engine.snapshotIsDamaged else { return Restored(engine: engine, snapshotSeq: stamp.lastSeq, warnings: warnings) }
                 // Its id index, read only for the events after it, is damaged: as a snapshot refused outright.
