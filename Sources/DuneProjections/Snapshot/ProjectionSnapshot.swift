@@ -212,11 +212,10 @@ struct MappedIndex: Sendable {
 
     /// The index, when the section passes its check and holds a valid table (see `SampleIndex(capacity:count:fill:)`).
     func load() -> SampleIndex? {
-        guard let bytes = file.bytes(capacity * 8, at: offset), CacheChecksum(bytes) == check else { return nil }
-        defer { file.release(bytes) }
+        guard let bytes = file.bytes(capacity * 8, at: offset) else { return nil }
         return SampleIndex(capacity: capacity, count: count) { slots in
-            slots.copy(bytes, to: 0)
-            return true
+            file.copy(bytes, releasingInto: slots)
+            return CacheChecksum(slots.view) == check
         }
     }
 }

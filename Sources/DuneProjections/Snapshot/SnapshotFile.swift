@@ -186,14 +186,15 @@ package enum SnapshotFile {
     /// `count` rows at `offset`, when their bytes pass `check`: copied from
     /// the mapping straight into the array's memory where a row's layout is its file layout.
     private static func readRows(_ file: MappedFile, count: Int, at offset: Int, check: CacheChecksum) -> [PackedSample]? {
-        guard let bytes = file.bytes(count * 64, at: offset), CacheChecksum(bytes) == check else { return nil }
-        // The rows are copied once and the mapped pages let go: resident memory holds them once.
-        defer { file.release(bytes) }
-        guard PackedSample.hasSnapshotLayout else { return (0..<count).map { PackedSample(snapshotBytes: bytes, at: $0 * 64) } }
-        // PackedSample holds only integers and a Double: any bytes are a valid row (the checks after the read say which are sane).
+        guard let bytes = file.bytes(count * 64, at: offset) else { return nil }
+        guard PackedSample.hasSnapshotLayout else {
+            guard CacheChecksum(bytes) == check else { return nil }
+            return (0..<count).map { PackedSample(snapshotBytes: bytes, at: $0 * 64) }
+        }
+        // PackedSample holds only integers and a Double: any bytes are a valid row (the checks after the copy say which are sane).
         return ZeroedMemory.rows(of: PackedSample.self, count: count) { room in
-            room.copy(bytes, to: 0)
-            return true
+            file.copy(bytes, releasingInto: room)
+            return CacheChecksum(room.view) == check
         }
     }
 
