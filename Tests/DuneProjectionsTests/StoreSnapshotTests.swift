@@ -51,7 +51,7 @@ import DuneFixtures
     }
 
     enum Damage: String, CaseIterable, Sendable {
-        case flippedByte, flippedHeader, flippedMeta, flippedIndex, truncated, oldFormat, foreign, stale, logRewritten
+        case flippedByte, flippedHeader, flippedMeta, truncated, oldFormat, foreign, stale, logRewritten
     }
 
     @Test(arguments: Damage.allCases)
@@ -68,8 +68,6 @@ import DuneFixtures
                 bytes[30] ^= 0x01
             case .flippedMeta:
                 bytes[SnapshotFile.headerLength + 40] ^= 0x08
-            case .flippedIndex:
-                bytes[bytes.count - 5] ^= 0x40
             case .oldFormat:
                 // A snapshot of format version 1 (before sections): only its version is read.
                 bytes = Array(bytes.prefix(12))
@@ -84,7 +82,7 @@ import DuneFixtures
                 bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SnapshotFile.path(forLog: other))))
             case .stale:
                 // Written by code whose readiness fold had another version.
-                let file = try #require(LogCacheFile.Reader(snapshotPath))
+                let file = try #require(MappedFile(snapshotPath))
                 let (snapshot, stamp) = try #require(try? SnapshotFile.read(file, stampMismatch: { _ in nil }).get())
                 var versions = ProjectionSnapshot.foldVersions
                 versions[0] &+= 1
@@ -96,7 +94,7 @@ import DuneFixtures
                 try FileManager.default.removeItem(atPath: path)
                 try FileManager.default.moveItem(atPath: copy, toPath: path)
             }
-            try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath))
+            try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
 
             let store = try await DuneStore.open(at: path)
             let warnings = await store.warnings

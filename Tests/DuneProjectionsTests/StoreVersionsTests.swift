@@ -68,7 +68,7 @@ import DuneOracles
             try Self.write(Self.lines, to: path)
             let store = try await DuneStore.open(at: path)
             await store.close()  // leaves a snapshot
-            let file = try #require(LogCacheFile.Reader(SnapshotFile.path(forLog: path)))
+            let file = try #require(MappedFile(SnapshotFile.path(forLog: path)))
             let (snapshot, _) = try #require(try? SnapshotFile.read(file, stampMismatch: { _ in nil }).get())
             let block = snapshot.samples
             #expect(block.rows.map(\.hrvMeasure) == Self.expectedMeasures)
@@ -86,10 +86,10 @@ import DuneOracles
             let store = try await DuneStore.open(at: path)
             await store.close()
             let snapshotPath = SnapshotFile.path(forLog: path)
-            let file = try #require(LogCacheFile.Reader(snapshotPath))
+            let file = try #require(MappedFile(snapshotPath))
             let (snapshot, stamp) = try #require(try? SnapshotFile.read(file, stampMismatch: { _ in nil }).get())
             let other = EventVersions.stamp.replacingOccurrences(of: "sample.ingested=2", with: "sample.ingested=1")
-            try Data(SnapshotFile.encoded(snapshot, at: stamp, eventVersions: other)).write(to: URL(fileURLWithPath: snapshotPath))
+            try Data(SnapshotFile.encoded(snapshot, at: stamp, eventVersions: other)).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
             let reopened = try await DuneStore.open(at: path)
             #expect(await reopened.snapshotSeq == 0)
             let warnings = await reopened.warnings

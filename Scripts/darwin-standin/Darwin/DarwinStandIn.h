@@ -270,6 +270,7 @@ int closedir(DIR *directory);
 void *mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset);
 int munmap(void *address, size_t length);
 int madvise(void *address, size_t length, int advice);
+#define MADV_DONTNEED 4
 
 /* --- sys/event.h: kqueue(2), kevent(2), the EVFILT_VNODE filter --- */
 struct kevent {

@@ -33,6 +33,18 @@ package enum AtomicFile {
         }
     }
 
+    /// ``write(_:to:protection:fileSystem:)`` of `parts`, written one after
+    /// the other from the memory that holds them (a large file is never joined
+    /// into one more copy first).
+    package static func write(parts: [ByteView], to path: String, protection: FileProtection = .default,
+                              fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
+        do throws(Errno) {
+            try FileSystem.writeAtomically(parts, to: path, protection: protection, fileSystem: fileSystem)
+        } catch {
+            throw DuneEventsError(error, during: .write, path: path)
+        }
+    }
+
     /// A whole new content written beside its destination and made durable,
     /// waiting to replace it: the slow part of ``write(_:to:protection:)``
     /// done first, so that the caller holds a lock only for the rename.
@@ -68,8 +80,17 @@ package enum AtomicFile {
     /// - Returns: The file, to ``Prepared/commit()`` or ``Prepared/discard()``.
     /// - Throws: `DuneEventsError` `.io`; nothing is left behind then.
     package static func prepare(_ bytes: [UInt8], for path: String, protection: FileProtection = .default) throws(DuneEventsError) -> Prepared {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(DuneEventsError) in try prepare(parts: [ByteView(buffer)], for: path, protection: protection) }
+        }.get()
+    }
+
+    /// Writes `parts`, one after the other, to a new temporary file beside `path` (mode 0600) and makes it durable.
+    /// - Returns: The file, to ``Prepared/commit()`` or ``Prepared/discard()``.
+    /// - Throws: `DuneEventsError` `.io`; nothing is left behind then.
+    package static func prepare(parts: [ByteView], for path: String, protection: FileProtection = .default) throws(DuneEventsError) -> Prepared {
         do throws(Errno) {
-            return Prepared(temporaryPath: try FileSystem.writeTemporary(bytes, beside: path, protection: protection), path: path)
+            return Prepared(temporaryPath: try FileSystem.writeTemporary(parts, beside: path, protection: protection), path: path)
         } catch {
             throw DuneEventsError(error, during: .write, path: path)
         }

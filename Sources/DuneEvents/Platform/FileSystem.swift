@@ -131,7 +131,16 @@ package enum FileSystem {
     /// - Throws: `Errno` from any step; the temporary file is removed.
     static func writeAtomically(_ bytes: [UInt8], to path: String, protection: FileProtection,
                                 fileSystem: FileSystemWitness = .system) throws(Errno) {
-        let temporary = try writeTemporary(bytes, beside: path, protection: protection, fileSystem: fileSystem)
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(Errno) in try writeAtomically([ByteView(buffer)], to: path, protection: protection, fileSystem: fileSystem) }
+        }.get()
+    }
+
+    /// ``writeAtomically(_:to:protection:fileSystem:)`` of `parts`, one after
+    /// the other, from the memory that holds them (nothing is joined first).
+    static func writeAtomically(_ parts: [ByteView], to path: String, protection: FileProtection,
+                                fileSystem: FileSystemWitness = .system) throws(Errno) {
+        let temporary = try writeTemporary(parts, beside: path, protection: protection, fileSystem: fileSystem)
         do throws(Errno) {
             try rename(temporary, to: path, fileSystem: fileSystem)
         } catch {
@@ -141,12 +150,13 @@ package enum FileSystem {
         try syncDirectory(parentDirectory(of: path), fileSystem: fileSystem)
     }
 
-    /// Writes `bytes` to a new file beside `path` (`<path>.tmp-<pid>-<n>`,
-    /// numbered so that two writers in one process never share one) and
-    /// `durableSync`s it: the first half of ``writeAtomically(_:to:protection:fileSystem:)``.
+    /// Writes `parts`, one after the other, to a new file beside `path`
+    /// (`<path>.tmp-<pid>-<n>`, numbered so that two writers in one process
+    /// never share one) and `durableSync`s it: the first half of
+    /// ``writeAtomically(_:to:protection:fileSystem:)``.
     /// - Returns: The temporary file's path.
     /// - Throws: `Errno`; nothing is left behind then.
-    static func writeTemporary(_ bytes: [UInt8], beside path: String, protection: FileProtection,
+    static func writeTemporary(_ parts: [ByteView], beside path: String, protection: FileProtection,
                                fileSystem: FileSystemWitness = .system) throws(Errno) -> String {
         let number = temporaryCount.withLock { count in
             count += 1
@@ -155,7 +165,7 @@ package enum FileSystem {
         let temporary = path + ".tmp-\(ProcessIdentity.current)-\(number)"
         let descriptor = try createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection, fileSystem: fileSystem)
         do throws(Errno) {
-            try descriptor.writeAll(bytes)
+            for part in parts { try descriptor.writeAll(part.buffer) }
             try descriptor.durableSync()
             try descriptor.close()
         } catch {

@@ -550,6 +550,20 @@ func system_unmapMemory(_ base: UnsafeMutableRawPointer, _ byteCount: Int) {
     _ = munmap(base, byteCount)
 }
 
+/// `mmap(2)` of the first `byteCount` bytes of the open file `descriptor`,
+/// read-only and private (MappedFile); `nil` when it fails.
+func system_mapFile(_ descriptor: CInt, _ byteCount: Int) -> UnsafeRawPointer? {
+    guard let mapped = mmap(nil, byteCount, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else { return nil }
+    return UnsafeRawPointer(mapped)
+}
+
+/// `madvise(MADV_DONTNEED)` of part of a read-only file mapping (MappedFile):
+/// its pages may leave this process's resident set; touched again, they are
+/// read back from the file. Advice only, a refusal is harmless.
+func system_adviseDontNeed(_ base: UnsafeRawPointer, _ byteCount: Int) {
+    _ = madvise(UnsafeMutableRawPointer(mutating: base), byteCount, MADV_DONTNEED)
+}
+
 /// `madvise(MADV_HUGEPAGE)` on Linux: advice only, a refusal is harmless.
 /// Darwin has no such advice; there this does nothing.
 func system_adviseHugePages(_ base: UnsafeMutableRawPointer, _ byteCount: Int) {

@@ -42,6 +42,11 @@ package struct ReadModelEngine: Sendable {
     package private(set) var throughSeq = 0
     /// The daily stage and the models of the last ``state()``; `nil` before the first.
     private var last: LastState?
+    /// Whether the id index of the snapshot this engine was restored from
+    /// failed its check when the first fold needed it: from then on nothing
+    /// is folded, and the host ends with an error (``SnapshotFile/damageError(logPath:)``)
+    /// rather than publish a state it cannot fold on.
+    package private(set) var snapshotIsDamaged = false
 
     /// An empty engine that also folds the app's own `appProjections`.
     package init(appProjections: [AnyAppProjection] = []) {
@@ -53,6 +58,7 @@ package struct ReadModelEngine: Sendable {
     /// Folds `events` in order; events with `seq ≤ throughSeq` are skipped.
     /// - Complexity: O(n) for n events.
     package mutating func apply(_ events: [RecordedEvent]) {
+        guard readIndex() else { return }
         if hasLiveApps { foldApps(projectedEvents(events)) }
         for event in events where event.seq > throughSeq {
             samples.apply(event)
@@ -66,12 +72,21 @@ package struct ReadModelEngine: Sendable {
     /// directly; events with `seq ≤ throughSeq` are skipped.
     /// - Complexity: O(n) for n events.
     package mutating func apply(_ batch: EventBatch) {
-        guard let lastSeq = batch.lastSeq, lastSeq > throughSeq else { return }
+        guard let lastSeq = batch.lastSeq, lastSeq > throughSeq, readIndex() else { return }
         if hasLiveApps { foldApps(projectedEvents((0..<batch.count).lazy.map { batch[$0] })) }
         samples.apply(batch, after: throughSeq)
         readiness.apply(batch)
         syncStatus.apply(batch)
         throughSeq = lastSeq
+    }
+
+    /// Reads the restored snapshot's id index before the first fold or a
+    /// lookup by id (``SampleStore/sample(id:)``; see ``SampleStore/readIndex()``);
+    /// `false`, with ``snapshotIsDamaged`` set, when it is damaged.
+    @discardableResult
+    package mutating func readIndex() -> Bool {
+        snapshotIsDamaged = snapshotIsDamaged || !samples.readIndex()
+        return !snapshotIsDamaged
     }
 
     /// Makes room for `count` samples ahead of a replay.
@@ -147,12 +162,13 @@ package struct ReadModelEngine: Sendable {
     /// - Complexity: O(n log n) for n samples.
     package var snapshot: ProjectionSnapshot {
         let block = samples.liveBlock()
-        return ProjectionSnapshot(throughSeq: throughSeq, samples: block, index: SampleIndex(indexing: block),
+        return ProjectionSnapshot(throughSeq: throughSeq, samples: block, index: .built(SampleIndex(indexing: block)),
                                   profileSleepTargetMinutes: readiness.profileSleepTargetMinutes, profileSeq: readiness.profileSeq,
                                   syncStatus: syncStatus, appParts: appParts)
     }
 
     /// The engine as `snapshot` recorded it (app projections aside: see ``restoring(_:appProjections:)``).
+    /// A mapped snapshot's id index stays in the mapping until the first fold.
     /// - Complexity: O(n) for n current samples; nothing is hashed or folded.
     package init(_ snapshot: ProjectionSnapshot) {
         samples = SampleStore(restoring: snapshot.samples, index: snapshot.index)

@@ -23,6 +23,9 @@ import DuneEvents
 package struct SampleStore: Sendable {
     private(set) var versions = SampleVersions()
     private(set) var index = SampleIndex()
+    /// The id index of the snapshot the store was restored from, still in its
+    /// mapping until ``readIndex()`` (nothing has been applied since).
+    private var unreadIndex: MappedIndex?
     private(set) var buckets = DayBuckets()
     /// Where the loads of ``SampleIndex/warm(_:count:)`` go.
     private var warmed: UInt64 = 0
@@ -158,9 +161,26 @@ package struct SampleStore: Sendable {
     // MARK: - Reading
 
     /// How many samples the store holds.
-    package var count: Int { index.count }
+    package var count: Int { unreadIndex?.count ?? index.count }
+
+    /// Whether the store's id index is in memory (it is, unless the store was
+    /// restored from a mapped snapshot and nothing was applied or looked up since).
+    package var hasIndex: Bool { unreadIndex == nil }
+
+    /// Reads the restored snapshot's id index from its mapping, when it was
+    /// not yet: what applying or looking up a sample needs first.
+    /// - Returns: `false` when the index's section fails its check (the store
+    ///   is then unchanged and must not be applied to).
+    mutating func readIndex() -> Bool {
+        guard let image = unreadIndex else { return true }
+        guard let loaded = image.load() else { return false }
+        index = loaded
+        unreadIndex = nil
+        return true
+    }
 
     /// The current version of sample `id`, or `nil` when absent or deleted.
+    /// A store restored from a mapped snapshot reads its index first (``readIndex()``).
     package func sample(id: String) -> StoredSample? {
         let key = SampleKey(id)
         guard let found = index.find(hash: key.hash64, matches: { versions.hasKey($0, key) }) else { return nil }
@@ -220,7 +240,8 @@ package struct SampleStore: Sendable {
     ///
     /// - Complexity: O(n log n) for n current samples.
     package func liveBlock() -> SampleBlock {
-        let live = index.versions.sorted()
+        // An index not read yet: nothing was applied since the restore, every restored row is live.
+        let live = unreadIndex.map { image in (0..<image.count).map { UInt32($0 + 1) } } ?? index.versions.sorted()
         var rows: [PackedSample] = []
         rows.reserveCapacity(live.count)
         var fullSamples: [Sample] = []
@@ -260,9 +281,12 @@ package struct SampleStore: Sendable {
     /// and the days are filled in one pass.
     ///
     /// - Complexity: O(n) for n samples.
-    init(restoring block: SampleBlock, index: SampleIndex) {
+    init(restoring block: SampleBlock, index: SnapshotIndex) {
         versions = SampleVersions(restoring: block)
-        self.index = index
+        switch index {
+        case .built(let built): self.index = built
+        case .mapped(let image): unreadIndex = image
+        }
         for (row, packed) in block.rows.enumerated() {
             let day = packed.isFull ? block.fullSamples[packed.fullIndex].day.ordinal : packed.packedDayOrdinal
             buckets.add(UInt32(row + 1), day: day)

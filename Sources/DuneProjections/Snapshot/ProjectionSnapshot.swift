@@ -41,14 +41,14 @@ package struct ProjectionSnapshot: Sendable {
     /// The current samples, in `seq` order.
     package var samples: SampleBlock
     /// Sample id → version `row + 1` of ``samples``.
-    var index: SampleIndex
+    var index: SnapshotIndex
     package var profileSleepTargetMinutes: Double?
     package var profileSeq: Int?
     package var syncStatus: SyncStatusProjection
     /// The app projections' parts, in registration order.
     var appParts: [AppSnapshotPart]
 
-    init(throughSeq: Int, samples: SampleBlock, index: SampleIndex, profileSleepTargetMinutes: Double?, profileSeq: Int?,
+    init(throughSeq: Int, samples: SampleBlock, index: SnapshotIndex, profileSleepTargetMinutes: Double?, profileSeq: Int?,
          syncStatus: SyncStatusProjection, appParts: [AppSnapshotPart]) {
         self.throughSeq = throughSeq
         self.samples = samples
@@ -166,6 +166,58 @@ package struct ProjectionSnapshot: Sendable {
         return previousSeq <= meta.throughSeq
     }
 
+}
+
+/// A snapshot's id index: built by the engine that writes it, or still in
+/// the mapped file it was read from, to be read when a fold first needs it.
+enum SnapshotIndex: Sendable {
+    case built(SampleIndex)
+    case mapped(MappedIndex)
+
+    /// The number of slots.
+    var capacity: Int {
+        switch self {
+        case .built(let index): index.capacity
+        case .mapped(let image): image.capacity
+        }
+    }
+
+    /// Calls `body` with the slots as little-endian bytes: the built table's
+    /// memory, or the mapped section as it is.
+    func withSlotBytes<Result>(_ body: (ByteView) -> Result) -> Result {
+        switch self {
+        case .built(let index): index.withSlotBytes(body)
+        case .mapped(let image): body(image.file.bytes(image.capacity * 8, at: image.offset) ?? ByteView(UnsafeRawBufferPointer(start: nil, count: 0)))
+        }
+    }
+
+    /// The index; `nil` when its mapped section fails its check or does not hold a valid table.
+    func loaded() -> SampleIndex? {
+        switch self {
+        case .built(let index): index
+        case .mapped(let image): image.load()
+        }
+    }
+}
+
+/// The id index section of a mapped snapshot, checked and copied out only
+/// by ``load()``: a reader that only reads the state never touches its pages.
+struct MappedIndex: Sendable {
+    let file: MappedFile
+    let offset: Int
+    let capacity: Int
+    /// The rows it indexes.
+    let count: Int
+    let check: CacheChecksum
+
+    /// The index, when the section passes its check and holds a valid table (see `SampleIndex(capacity:count:fill:)`).
+    func load() -> SampleIndex? {
+        guard let bytes = file.bytes(capacity * 8, at: offset) else { return nil }
+        return SampleIndex(capacity: capacity, count: count) { slots in
+            file.copy(bytes, releasingInto: slots)
+            return CacheChecksum(slots.view) == check
+        }
+    }
 }
 
 extension PackedSample {

@@ -20,25 +20,42 @@ import DuneEvents
 /// process that holds the writer lock — a process killed while writing one
 /// leaves the previous snapshot or none.
 ///
-/// ## Layout (format version 4, little-endian)
+/// **Replaced only by rename, never rewritten in place.** Readers map the
+/// file (``MappedFile``); a mapped page whose file was truncated or
+/// rewritten under it would fault (SIGBUS). Renaming a new file over the
+/// path leaves the inode a reader mapped whole until it unmaps it. Nothing
+/// in the library opens a snapshot for writing: the only writes go to a new
+/// temporary file (`AtomicFile`), and damage found later only removes the path.
+///
+/// ## Layout (format version 5, little-endian)
 ///
 /// ```
 /// "DUNESNP1"                          magic, 8 bytes
-/// format version, section count       UInt32 each (version 4, 3 sections)
+/// format version, section count       UInt32 each (3 sections)
 /// per section: length, check          UInt64, CacheChecksum (32 bytes)
 /// header check                        CacheChecksum of the 136 bytes above
 /// section 0, meta:
 ///   fold versions                     4 × UInt32, in ProjectionName order
 ///   event versions                    EventVersions.stamp, length-prefixed UTF-8
 ///   LogStamp                          the log file and the line it ends at
-///   ProjectionSnapshot meta           counts, sources, full samples, profile, sync status
+///   ProjectionSnapshot meta           counts, sources, full samples, profile, sync status, app parts
 /// section 1, rows                     64 bytes per current sample (PackedSample)
 /// section 2, index                    the id index's slots, 8 bytes each
 /// ```
 ///
-/// Each section has its own check, tested before it is used; the rows and
-/// the index are read straight into the memory that keeps them (no copy of
-/// the file in between), so restoring costs about the file's size in memory.
+/// Reading maps the file and checks each section on its own, when it is
+/// used: the header, the meta and the rows at the open (the first state is
+/// computed from the rows); the id index only when a fold (an append, a
+/// follower's catch-up) or a lookup by id first needs it — a widget that
+/// only reads the state never touches its pages. Damage found at the open
+/// makes the snapshot ignored with a warning; damage found in the index
+/// later, once a state was published, ends the store's observations with an
+/// error (`LogFollower`), and nothing wrong is ever published.
+///
+/// Writing streams: the checks are computed over the memory that holds the
+/// rows and the slots, then the header and the sections are written one
+/// after the other to the temporary file (``withParts(_:at:foldVersions:eventVersions:_:)``);
+/// no copy of the file is built in memory.
 package enum SnapshotFile {
     static let magic = "DUNESNP1"
 
@@ -60,7 +77,10 @@ package enum SnapshotFile {
 
     /// The snapshot beside `logPath`, checked against the log.
     ///
-    /// - Complexity: O(n) in the snapshot's size; the log is read only at the stamped line.
+    /// The file is mapped, not read: the header, the small values and the
+    /// rows are checked and taken now, the id index is left in the mapping
+    /// until a fold first needs it (``SnapshotIndex``).
+    /// - Complexity: O(r) for r current samples (the rows); the log is read only at the stamped line.
     package static func load(logPath: String) -> Loaded {
         let path = path(forLog: logPath)
         guard LogCacheFile.exists(path) else { return .missing }
@@ -72,7 +92,7 @@ package enum SnapshotFile {
         }
         defer { try? log.close() }
         // A snapshot is smaller than the log it covers (a row and a slot or two per current sample, a line per event).
-        guard let file = LogCacheFile.Reader(path, maximumBytes: logSize + (1 << 20)) else {
+        guard let file = MappedFile(path, maximumBytes: logSize + (1 << 20)) else {
             return ignored("it cannot be read, or it is larger than the log it covers")
         }
         switch read(file, stampMismatch: { $0.mismatch(log, size: logSize) }) {
@@ -88,7 +108,7 @@ package enum SnapshotFile {
 
     /// The snapshot in `file`, when it is whole, of this format and fold
     /// versions, and `stampMismatch` finds nothing wrong with its stamp.
-    static func read(_ file: LogCacheFile.Reader, stampMismatch: (LogStamp) -> String?)
+    static func read(_ file: MappedFile, stampMismatch: (LogStamp) -> String?)
         -> Result<(ProjectionSnapshot, LogStamp), Refusal> {
         func ignored(_ reason: String) -> Result<(ProjectionSnapshot, LogStamp), Refusal> { .failure(Refusal(reason: reason)) }
         let damaged = ignored("\(LogCacheFile.Refusal.damaged)")
@@ -98,11 +118,11 @@ package enum SnapshotFile {
         case .failure(let refusal): return ignored("\(refusal)")
         }
         var offset = headerLength
-        guard let metaBytes = file.bytes(sections[0].length, at: offset),
-              CacheChecksum(metaBytes) == sections[0].check
-        else { return damaged }
+        guard let metaBytes = file.bytes(sections[0].length, at: offset), CacheChecksum(metaBytes) == sections[0].check else {
+            return damaged
+        }
         offset += sections[0].length
-        var reader = BinaryReader(metaBytes, from: 0)
+        var reader = BinaryReader(Array(metaBytes), from: 0)
         var versions: [UInt32] = []
         for _ in ProjectionName.allCases {
             guard let version = reader.uint32() else { return damaged }
@@ -128,25 +148,23 @@ package enum SnapshotFile {
               ProjectionSnapshot.rowsAreValid(rows, meta)
         else { return damaged }
         offset += sections[1].length
-        guard let index = SampleIndex(capacity: meta.indexCapacity, count: meta.rowCount, fill: { slots in
-            file.read(into: slots, at: offset) && CacheChecksum(slots.view) == sections[2].check
-        }) else { return damaged }
+        let index = MappedIndex(file: file, offset: offset, capacity: meta.indexCapacity, count: meta.rowCount, check: sections[2].check)
         let samples = SampleBlock(rows: rows, fullSamples: meta.fullSamples, sources: meta.sources)
-        return .success((ProjectionSnapshot(throughSeq: meta.throughSeq, samples: samples, index: index,
+        return .success((ProjectionSnapshot(throughSeq: meta.throughSeq, samples: samples, index: .mapped(index),
                                             profileSleepTargetMinutes: meta.profileSleepTargetMinutes, profileSeq: meta.profileSeq,
                                             syncStatus: meta.syncStatus, appParts: meta.appParts), stamp))
     }
 
     /// The sections' lengths and checks, when `file` starts with a whole
     /// header of this format version whose lengths add up to its size.
-    private static func readHeader(_ file: LogCacheFile.Reader) -> Result<[(length: Int, check: CacheChecksum)], LogCacheFile.Refusal> {
-        guard file.size >= 16, let start = file.bytes(16, at: 0), Array(start.prefix(8)) == Array(magic.utf8) else {
+    private static func readHeader(_ file: MappedFile) -> Result<[(length: Int, check: CacheChecksum)], LogCacheFile.Refusal> {
+        guard let start = file.bytes(16, at: 0), Array(start.prefix(8)) == Array(magic.utf8) else {
             return .failure(.notACache)
         }
-        var reader = BinaryReader(start, from: 8)
+        var reader = BinaryReader(Array(start), from: 8)
         guard let version = reader.uint32() else { return .failure(.notACache) }
         guard version == ProjectionSnapshot.formatVersion else { return .failure(.otherVersion(version)) }
-        guard file.size >= headerLength, let header = file.bytes(headerLength, at: 0),
+        guard let view = file.bytes(headerLength, at: 0), case let header = Array(view),
               CacheChecksum(header[..<(headerLength - 32)])
                 == { var tail = BinaryReader(header, from: headerLength - 32); return CacheChecksum(from: &tail) }()
         else { return .failure(.damaged) }
@@ -155,34 +173,40 @@ package enum SnapshotFile {
         var sections: [(length: Int, check: CacheChecksum)] = []
         var total = headerLength
         for _ in 0..<3 {
-            guard let length = reader.integer(), length >= 0, length <= file.size, let check = CacheChecksum(from: &reader) else {
+            guard let length = reader.integer(), length >= 0, length <= file.bytes.count, let check = CacheChecksum(from: &reader) else {
                 return .failure(.damaged)
             }
             sections.append((length, check))
             total += length
         }
-        guard total == file.size else { return .failure(.damaged) }
+        guard total == file.bytes.count else { return .failure(.damaged) }
         return .success(sections)
     }
 
-    /// `count` rows read at `offset`, when their bytes pass `check`: straight
-    /// into the array's memory where a row's layout is its file layout.
-    private static func readRows(_ file: LogCacheFile.Reader, count: Int, at offset: Int, check: CacheChecksum) -> [PackedSample]? {
+    /// `count` rows at `offset`, when their bytes pass `check`: copied from
+    /// the mapping straight into the array's memory where a row's layout is its file layout.
+    private static func readRows(_ file: MappedFile, count: Int, at offset: Int, check: CacheChecksum) -> [PackedSample]? {
+        guard let bytes = file.bytes(count * 64, at: offset) else { return nil }
         guard PackedSample.hasSnapshotLayout else {
-            guard let bytes = file.bytes(count * 64, at: offset), CacheChecksum(bytes) == check else { return nil }
-            return ByteView.with(bytes) { view in (0..<count).map { PackedSample(snapshotBytes: view, at: $0 * 64) } }
+            guard CacheChecksum(bytes) == check else { return nil }
+            return (0..<count).map { PackedSample(snapshotBytes: bytes, at: $0 * 64) }
         }
-        // PackedSample holds only integers and a Double: any bytes are a valid row (the checks after the read say which are sane).
+        // PackedSample holds only integers and a Double: any bytes are a valid row (the checks after the copy say which are sane).
         return ZeroedMemory.rows(of: PackedSample.self, count: count) { room in
-            file.read(into: room, at: offset) && CacheChecksum(room.view) == check
+            file.copy(bytes, releasingInto: room)
+            return CacheChecksum(room.view) == check
         }
     }
 
-    /// The bytes of `<log>.snapshot` for `snapshot`, taken at `stamp`
-    /// (`foldVersions` other than the running code's only in tests of stale snapshots).
-    static func encoded(_ snapshot: ProjectionSnapshot, at stamp: LogStamp,
-                        foldVersions: [UInt32] = ProjectionSnapshot.foldVersions,
-                        eventVersions: String = EventVersions.stamp) -> [UInt8] {
+    /// Calls `body` with the parts of `<log>.snapshot` for `snapshot`, taken
+    /// at `stamp`, in file order: the header (with each section's check) and
+    /// the three sections. The rows and the index slots are views of the
+    /// memory that holds them, so writing the parts one after the other
+    /// streams the file: no second copy of it is ever built.
+    /// (`foldVersions` other than the running code's only in tests of stale snapshots.)
+    static func withParts<Result>(_ snapshot: ProjectionSnapshot, at stamp: LogStamp,
+                                  foldVersions: [UInt32] = ProjectionSnapshot.foldVersions,
+                                  eventVersions: String = EventVersions.stamp, _ body: ([ByteView]) -> Result) -> Result {
         var meta = BinaryWriter()
         for version in foldVersions { meta.uint32(version) }
         meta.string(eventVersions)
@@ -199,12 +223,10 @@ package enum SnapshotFile {
                         header.integer(section.count)
                         CacheChecksum(section).write(to: &header)
                     }
-                    var file = Array(magic.utf8) + header.bytes
-                    CacheChecksum(file).write(to: &header)
-                    file = Array(magic.utf8) + header.bytes
-                    file.reserveCapacity(file.count + sections.reduce(0) { $0 + $1.count })
-                    for section in sections { section.append(to: &file) }
-                    return file
+                    var start = Array(magic.utf8) + header.bytes
+                    CacheChecksum(start).write(to: &header)
+                    start = Array(magic.utf8) + header.bytes
+                    return ByteView.with(start) { body([$0] + sections) }
                 }
             }
         }
@@ -233,7 +255,10 @@ package enum SnapshotFile {
                               protection: FileProtection = .default,
                               fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
         removeStaleTemporaries(logPath: logPath)
-        try AtomicFile.write(encoded(snapshot, at: stamp), to: path(forLog: logPath), protection: protection, fileSystem: fileSystem)
+        let destination = path(forLog: logPath)
+        try withParts(snapshot, at: stamp) { parts in
+            Result { () throws(DuneEventsError) in try AtomicFile.write(parts: parts, to: destination, protection: protection, fileSystem: fileSystem) }
+        }.get()
     }
 
     /// Removes the temporary snapshots (`<log>.snapshot.tmp-<pid>`) a process
@@ -242,6 +267,14 @@ package enum SnapshotFile {
     /// written now.
     package static func removeStaleTemporaries(logPath: String) {
         LogCacheFile.removeTemporaries(of: path(forLog: logPath))
+    }
+
+    /// The error that ends a store (or a command) whose snapshot beside
+    /// `logPath` was found damaged in a section read after its state was
+    /// published (``ReadModelEngine/snapshotIsDamaged``).
+    package static func damageError(logPath: String) -> DuneEventsError {
+        DuneEventsError(.corruptLog, "\(path(forLog: logPath)): the id index failed its check when first read; "
+                        + "remove the snapshot (a cache) and open the log again", location: .init(path: path(forLog: logPath)))
     }
 
     /// Removes the snapshot beside `logPath`, if any.
@@ -263,7 +296,10 @@ extension SnapshotFile {
     /// - Throws: `DuneEventsError` `.io` when it could not be written.
     package static func writeIfLockFree(_ fold: ReadModelEngine, at stamp: LogStamp, logPath: String,
                                         protection: FileProtection) throws(DuneEventsError) -> Bool {
-        let prepared = try AtomicFile.prepare(encoded(fold.snapshot, at: stamp), for: path(forLog: logPath), protection: protection)
+        let destination = path(forLog: logPath)
+        let prepared = try withParts(fold.snapshot, at: stamp) { parts in
+            Result { () throws(DuneEventsError) in try AtomicFile.prepare(parts: parts, for: destination, protection: protection) }
+        }.get()
         var committed = false
         defer { if !committed { prepared.discard() } }
         let log = try LogFile.openForAppend(path: logPath, create: false, lock: .deferred, protection: protection)

@@ -103,7 +103,22 @@ package actor LogFollower {
             }
         }
         try readTail(&position, isCancelled: isCancelled)
+        if position.fold.snapshotIsDamaged {
+            // Found before any state was published: as a snapshot refused at open.
+            warnings.append("warning: \(SnapshotFile.path(forLog: path)): not used (its id index is damaged); the log is replayed in full")
+            return try load(path: path, usesSnapshots: false, appProjections: appProjections, warnings: &warnings, isCancelled: isCancelled)
+        }
         return position
+    }
+
+    /// Throws when the fold found its snapshot's id index damaged after a
+    /// state was published: the store ends its observations with the error
+    /// rather than publish a state it did not fold. The file is removed (it
+    /// is a cache, and only damaged), so that the next open replays the log.
+    private func checkSnapshot() throws {
+        guard position.fold.snapshotIsDamaged else { return }
+        SnapshotFile.remove(logPath: path)
+        throw SnapshotFile.damageError(logPath: path)
     }
 
     /// Folds the whole lines of `position.file` after `position.offset`.
@@ -178,7 +193,9 @@ package actor LogFollower {
         let before = position.fold.throughSeq
         defer { if position.fold.throughSeq != before { generation += 1 } }
         do {
-            return try Self.readTail(&position, isCancelled: isCancelled)
+            let changed = try Self.readTail(&position, isCancelled: isCancelled)
+            try checkSnapshot()
+            return changed
         } catch is Cancelled {
             throw CancellationError()
         }
@@ -209,6 +226,7 @@ package actor LogFollower {
             return try catchUp()
         }
         position.fold.apply(events)
+        try checkSnapshot()
         position.offset = byteRange.upperBound
         position.stamp = position.file.flatMap { LogStamp.atEnd(of: $0, size: byteRange.upperBound, lastSeq: last.seq) }
         generation += 1

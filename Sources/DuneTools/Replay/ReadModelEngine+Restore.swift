@@ -16,7 +16,10 @@ extension ReadModelEngine {
     ///
     /// - Throws: `CancellationError` when the task is cancelled (nothing is
     ///   kept); `corruptLog` at a damaged line.
-    package static func restore(logPath: String, usingSnapshot: Bool,
+    /// - Parameter readsIndex: Whether to read a snapshot's id index even
+    ///   when no event follows it (for lookups by id); otherwise it is read
+    ///   only when an event after the snapshot is folded.
+    package static func restore(logPath: String, usingSnapshot: Bool, readsIndex: Bool = false,
                                 progress: (Replayer.Summary) -> Void = { _ in }) async throws -> Restored {
         var warnings: [String] = []
         if usingSnapshot {
@@ -26,8 +29,19 @@ extension ReadModelEngine {
             switch loaded {
             case .usable(let snapshot, let stamp):
                 var engine = ReadModelEngine(snapshot)
+                if readsIndex {
+                    // The index's pages come from the file: on a thread of the library's, not the cooperative pool.
+                    let restored = engine
+                    engine = try await DispatchQueueExecutor(label: "dune.snapshot-index").run {
+                        var engine = restored
+                        engine.readIndex()
+                        return engine
+                    }
+                }
                 try await Replayer.replayTail(try LogReader(path: logPath), after: stamp, into: &engine, progress: progress)
-                return Restored(engine: engine, snapshotSeq: stamp.lastSeq, warnings: warnings)
+                guard engine.snapshotIsDamaged else { return Restored(engine: engine, snapshotSeq: stamp.lastSeq, warnings: warnings) }
+                // Its id index, read only for the events after it, is damaged: as a snapshot refused outright.
+                warnings.append("warning: \(SnapshotFile.path(forLog: logPath)): not used (its id index is damaged); the log is replayed in full")
             case .missing:
                 break
             case .ignored(let warning):

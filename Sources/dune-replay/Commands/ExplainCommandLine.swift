@@ -56,7 +56,7 @@ enum ExplainCommandLine {
             throw usage("Error: '--no-snapshot' does not apply to 'explain \(model)': it reads the log's task and refresh events, never a snapshot")
         }
         func engine() async throws -> ReadModelEngine {
-            try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "explain").engine
+            try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "explain", readsIndex: true).engine
         }
         let explanation: ExplainedValue
         switch model {

@@ -21,7 +21,7 @@ struct ReportData {
     }
 
     /// The models of the log at `path`, its projections restored as
-    /// ``RestoredProjections/load(path:usingSnapshot:command:)`` does.
+    /// ``RestoredProjections/load(path:usingSnapshot:command:readsIndex:)`` does.
     static func load(path: String, usingSnapshot: Bool) async throws -> ReportData {
         let restored = try await RestoredProjections.load(path: path, usingSnapshot: usingSnapshot, command: "report")
         var engine = restored.engine

@@ -12,10 +12,11 @@ struct RestoredProjections {
     var throughSeq: Int { engine.throughSeq }
 
     /// The engine of the log at `path`; `command` names the command in
-    /// the progress and stderr lines ("report", "explain").
-    static func load(path: String, usingSnapshot: Bool, command: String) async throws -> RestoredProjections {
+    /// the progress and stderr lines ("report", "explain"); `readsIndex`:
+    /// whether the command looks samples up by id (see ``ReadModelEngine/restore(logPath:usingSnapshot:readsIndex:progress:)``).
+    static func load(path: String, usingSnapshot: Bool, command: String, readsIndex: Bool = false) async throws -> RestoredProjections {
         let meter = ProgressMeter(label: "\(command): replaying")
-        let restored = try await ReadModelEngine.restore(logPath: path, usingSnapshot: usingSnapshot) { progress in
+        let restored = try await ReadModelEngine.restore(logPath: path, usingSnapshot: usingSnapshot, readsIndex: readsIndex) { progress in
             meter?.update("\(progress.events) events, seq \(progress.throughSeq)")
         }
         meter?.finish()

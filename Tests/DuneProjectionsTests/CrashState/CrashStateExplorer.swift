@@ -328,12 +328,13 @@ struct CrashStateExplorer {
                 checkpoint.stamp.identity = identity
                 try Data(checkpoint.encoded()).write(to: URL(fileURLWithPath: mapped(file.path)))
             }
-            if file.path == SnapshotFile.path(forLog: logPath), let reader = LogCacheFile.Reader(mapped(file.path)),
+            if file.path == SnapshotFile.path(forLog: logPath), let reader = MappedFile(mapped(file.path)),
                case .success(let (snapshot, stamp)) = SnapshotFile.read(reader, stampMismatch: { _ in nil }),
                stamp.identity == recordedIdentity {
                 var restamped = stamp
                 restamped.identity = identity
-                try Data(SnapshotFile.encoded(snapshot, at: restamped)).write(to: URL(fileURLWithPath: mapped(file.path)))
+                // Renamed over the mapped file, never rewritten in place (a mapped reader would fault).
+                try Data(SnapshotFile.encoded(snapshot, at: restamped)).write(to: URL(fileURLWithPath: mapped(file.path)), options: .atomic)
             }
         }
     }
