@@ -15,7 +15,7 @@
 #
 #   Benchmarks/launch.sh                    # RUNS=3; the year, decade and long-history logs
 #   LAUNCH_LOGS="long" Benchmarks/launch.sh # one of them
-#   BENCH_DATA=/work/bench-data Benchmarks/launch.sh   # logs made earlier (only read: copied)
+#   BENCH_DATA=DIR Benchmarks/launch.sh      # logs made earlier (only read: copied)
 #
 # The logs, made once as query.sh and long-history.sh make them (into
 # $BENCH_DATA, default Benchmarks/.data): year = query-year.jsonl (generate
