@@ -107,4 +107,32 @@ import DuneTools
             await again.close()
         }
     }
+
+    @Test func aReadOnlyStoreThatMeetsADamagedIndexRemovesNoFile() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let snapshotPath = SnapshotFile.path(forLog: path)
+            try await StoreSnapshotTests.makeLog(path, StoreSnapshotTests.inputs[...])
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
+            bytes[bytes.count - 3] ^= 0x01  // in the id index, the last section
+            try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
+
+            let widget = try await DuneStore.open(at: path, options: DuneStore.Options(access: .readOnly))
+            var observation = widget.states.makeAsyncIterator()
+            _ = try await observation.next()
+            // Another process appends (without snapshots, so it never reads the damaged file):
+            // the widget's catch-up needs the index and ends its observation.
+            let writer = try await DuneStore.open(at: path, options: DuneStore.Options(keepsSnapshots: false))
+            _ = try await writer.append(DuneStoreTests.hrv("from-the-app", "2026-03-01T06:00:00+01:00", 47))
+            await writer.close()
+            do {
+                while try await observation.next() != nil {}
+                Issue.record("the observation ended without an error")
+            } catch let error as DuneEventsError {
+                #expect(error.code == .corruptLog && error.message.contains("id index"), "\(error)")
+            }
+            await widget.close()
+            #expect(FileManager.default.fileExists(atPath: snapshotPath), "a read-only store never removes a file")
+        }
+    }
 }

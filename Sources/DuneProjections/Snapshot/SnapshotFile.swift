@@ -274,7 +274,7 @@ package enum SnapshotFile {
     /// published (``ReadModelEngine/snapshotIsDamaged``).
     package static func damageError(logPath: String) -> DuneEventsError {
         DuneEventsError(.corruptLog, "\(path(forLog: logPath)): the id index failed its check when first read; "
-                        + "remove the snapshot (a cache) and open the log again", location: .init(path: path(forLog: logPath)))
+                        + "the snapshot (a cache) is removed by the next read-write store that meets it, and the log is then replayed", location: .init(path: path(forLog: logPath)))
     }
 
     /// Removes the snapshot beside `logPath`, if any.

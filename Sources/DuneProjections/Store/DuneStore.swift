@@ -589,6 +589,9 @@ public actor DuneStore {
         guard failure == nil, !isClosed else { return }
         let failure = error as? DuneEventsError ?? DuneEventsError(.io, "\(error)", location: .init(path: path))
         self.failure = failure
+        // A snapshot whose id index proved damaged is only a damaged cache: a store that may write
+        // removes it, so that the next open replays the log (a read-only store never removes a file).
+        if options.access == .readWrite, failure == SnapshotFile.damageError(logPath: path) { SnapshotFile.remove(logPath: path) }
         watcher.withLock { $0?.cancel() }
         hub.finish()
         stateHub.finish(failure: failure)

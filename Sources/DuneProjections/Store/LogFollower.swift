@@ -113,11 +113,10 @@ package actor LogFollower {
 
     /// Throws when the fold found its snapshot's id index damaged after a
     /// state was published: the store ends its observations with the error
-    /// rather than publish a state it did not fold. The file is removed (it
-    /// is a cache, and only damaged), so that the next open replays the log.
+    /// rather than publish a state it did not fold (a read-write store then
+    /// removes the file; see `DuneStore`).
     private func checkSnapshot() throws {
         guard position.fold.snapshotIsDamaged else { return }
-        SnapshotFile.remove(logPath: path)
         throw SnapshotFile.damageError(logPath: path)
     }
 
