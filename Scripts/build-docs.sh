@@ -86,19 +86,25 @@ done
 sed -E -e 's/\[([A-Za-z0-9_-]+)\.md\]\(\1\.md(#[^)]*)?\)/`docs\/\1.md`/g' \
     -e 's/\[([^]]*)\]\(([A-Za-z0-9_-]+)\.md(#[^)]*)?\)/\1 (`docs\/\2.md`)/g' docs/log-format.md >"$catalog/LogFormat.md"
 
-echo "== docc convert ($docc)" >&2
-log="$out/docc-convert.log"
+# convert MODULE CATALOG STAGING LOG: `docc convert` of one catalog into $out/MODULE.doccarchive,
+# warnings as errors; prints the count of docc's diagnostics, and a failure sets docc_status.
 docc_status=0
-"$docc" convert "$catalog" \
-    --additional-symbol-graph-dir "$staging" \
-    --output-path "$out/DuneProjections.doccarchive" \
-    --fallback-display-name DuneProjections \
-    --fallback-bundle-identifier org.duneevents.DuneProjections \
-    --transform-for-static-hosting \
-    --warnings-as-errors >"$log" 2>&1 || docc_status=$?
-diagnostics=$(grep -cE '^(warning|error):' "$log" || true)
-grep -E '^(warning|error):' "$log" >&2 || true
-echo "docc convert: exit $docc_status, $diagnostics warnings/errors (full output: $log)"
+convert() {
+    local module=$1 catalog_dir=$2 staging_dir=$3 log=$4 status=0
+    "$docc" convert "$catalog_dir" \
+        --additional-symbol-graph-dir "$staging_dir" \
+        --output-path "$out/$module.doccarchive" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.duneevents.$module" \
+        --transform-for-static-hosting \
+        --warnings-as-errors >"$log" 2>&1 || status=$?
+    [ "$status" -eq 0 ] || docc_status=$status
+    grep -E '^(warning|error):' "$log" >&2 || true
+    echo "docc convert $module: exit $status, $(grep -cE '^(warning|error):' "$log" || true) warnings/errors (full output: $log)"
+}
+
+echo "== docc convert ($docc)" >&2
+convert DuneProjections "$catalog" "$staging" "$out/docc-convert.log"
 
 # DuneHealthKit: a catalog and an archive of its own (links to DuneProjections' types are code
 # voice, since docc resolves no link between archives). Its HealthKit adapter is compiled only
@@ -107,17 +113,7 @@ hk_staging="$out/symbol-graphs-DuneHealthKit"
 rm -rf "$hk_staging" "$out/DuneHealthKit.doccarchive"
 mkdir -p "$hk_staging"
 cp "$graphs"/DuneHealthKit.symbols.json "$hk_staging"/
-hk_log="$out/docc-convert-healthkit.log"
-"$docc" convert Sources/DuneHealthKit/DuneHealthKit.docc \
-    --additional-symbol-graph-dir "$hk_staging" \
-    --output-path "$out/DuneHealthKit.doccarchive" \
-    --fallback-display-name DuneHealthKit \
-    --fallback-bundle-identifier org.duneevents.DuneHealthKit \
-    --transform-for-static-hosting \
-    --warnings-as-errors >"$hk_log" 2>&1 || docc_status=$?
-hk_diagnostics=$(grep -cE '^(warning|error):' "$hk_log" || true)
-grep -E '^(warning|error):' "$hk_log" >&2 || true
-echo "docc convert DuneHealthKit: exit $docc_status, $hk_diagnostics warnings/errors (full output: $hk_log)"
+convert DuneHealthKit Sources/DuneHealthKit/DuneHealthKit.docc "$hk_staging" "$out/docc-convert-healthkit.log"
 
 echo "== documentation coverage" >&2
 coverage_status=0

@@ -9,6 +9,13 @@ import DuneTools
 /// warning; damage found later, in the id index read when the first fold
 /// needs it, ends observations with an error and publishes nothing wrong.
 @Suite struct MappedSnapshotTests {
+    /// Flips a bit in the id index (the snapshot's last section), replacing the file by rename as every writer does.
+    static func damageTheIDIndex(_ snapshotPath: String) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
+        bytes[bytes.count - 3] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
+    }
+
     /// The state of the log at `path` replayed in full (no snapshot read or written).
     static func replayedState(_ path: String) async throws -> StoreState {
         let store = try await DuneStore.open(at: path, options: DuneStore.Options(keepsSnapshots: false, access: .readOnly))
@@ -78,9 +85,7 @@ import DuneTools
             let snapshotPath = SnapshotFile.path(forLog: path)
             try await StoreSnapshotTests.makeLog(path, StoreSnapshotTests.inputs[...])
             let replayed = try await Self.replayedState(path)
-            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
-            bytes[bytes.count - 3] ^= 0x01  // in the id index, the last section
-            try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
+            try Self.damageTheIDIndex(snapshotPath)
 
             let store = try await DuneStore.open(at: path)
             // Nothing at the open reads the index: the state is published from the rows, and it is right.
@@ -113,9 +118,7 @@ import DuneTools
             let path = directory + "/events.jsonl"
             let snapshotPath = SnapshotFile.path(forLog: path)
             try await StoreSnapshotTests.makeLog(path, StoreSnapshotTests.inputs[...])
-            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
-            bytes[bytes.count - 3] ^= 0x01  // in the id index, the last section
-            try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
+            try Self.damageTheIDIndex(snapshotPath)
 
             let widget = try await DuneStore.open(at: path, options: DuneStore.Options(access: .readOnly))
             var observation = widget.states.makeAsyncIterator()
