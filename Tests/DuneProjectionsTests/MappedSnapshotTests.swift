@@ -9,11 +9,16 @@ import DuneTools
 /// warning; damage found later, in the id index read when the first fold
 /// needs it, ends observations with an error and publishes nothing wrong.
 @Suite struct MappedSnapshotTests {
-    /// Flips a bit in the id index (the snapshot's last section), replacing the file by rename as every writer does.
-    static func damageTheIDIndex(_ snapshotPath: String) throws {
+    /// Makes the test log at `path` with its snapshot, then flips a bit in the snapshot's id index
+    /// (its last section), replacing the file by rename as every writer does.
+    /// - Returns: The snapshot's path.
+    static func makeLogWithADamagedIndex(_ path: String) async throws -> String {
+        try await StoreSnapshotTests.makeLog(path, StoreSnapshotTests.inputs[...])
+        let snapshotPath = SnapshotFile.path(forLog: path)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
         bytes[bytes.count - 3] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
+        return snapshotPath
     }
 
     /// The state of the log at `path` replayed in full (no snapshot read or written).
@@ -82,10 +87,8 @@ import DuneTools
     @Test func damageFoundInTheIndexAfterAStateWasPublishedEndsObservationsWithAnError() async throws {
         try await DuneStoreTests.withDirectory { directory in
             let path = directory + "/events.jsonl"
-            let snapshotPath = SnapshotFile.path(forLog: path)
-            try await StoreSnapshotTests.makeLog(path, StoreSnapshotTests.inputs[...])
-            let replayed = try await Self.replayedState(path)
-            try Self.damageTheIDIndex(snapshotPath)
+            let snapshotPath = try await Self.makeLogWithADamagedIndex(path)
+            let replayed = try await Self.replayedState(path)  // replayed without reading the snapshot
 
             let store = try await DuneStore.open(at: path)
             // Nothing at the open reads the index: the state is published from the rows, and it is right.
@@ -116,9 +119,7 @@ import DuneTools
     @Test func aReadOnlyStoreThatMeetsADamagedIndexRemovesNoFile() async throws {
         try await DuneStoreTests.withDirectory { directory in
             let path = directory + "/events.jsonl"
-            let snapshotPath = SnapshotFile.path(forLog: path)
-            try await StoreSnapshotTests.makeLog(path, StoreSnapshotTests.inputs[...])
-            try Self.damageTheIDIndex(snapshotPath)
+            let snapshotPath = try await Self.makeLogWithADamagedIndex(path)
 
             let widget = try await DuneStore.open(at: path, options: DuneStore.Options(access: .readOnly))
             var observation = widget.states.makeAsyncIterator()

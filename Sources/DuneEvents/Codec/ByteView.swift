@@ -30,6 +30,9 @@
         self.buffer = buffer
     }
 
+    /// A view of no bytes.
+    package static var empty: ByteView { ByteView(UnsafeRawBufferPointer(start: nil, count: 0)) }
+
     /// A view of a static string's UTF-8: static memory, so the view is valid
     /// for the whole run. `text` must be a literal of more than one scalar (one
     /// with a pointer representation).

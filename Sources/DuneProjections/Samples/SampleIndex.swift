@@ -133,7 +133,7 @@ struct SampleIndex: Sendable {
 
     /// Calls `body` with the slots as little-endian bytes (a snapshot's image of the table).
     func withSlotBytes<Result>(_ body: (ByteView) -> Result) -> Result {
-        guard let table else { return body(ByteView(UnsafeRawBufferPointer(start: nil, count: 0))) }
+        guard let table else { return body(.empty) }
         #if _endian(little)
         return body(ByteView(UnsafeRawBufferPointer(start: table.slots, count: table.capacity * 8)))
         #else

@@ -187,7 +187,7 @@ enum SnapshotIndex: Sendable {
     func withSlotBytes<Result>(_ body: (ByteView) -> Result) -> Result {
         switch self {
         case .built(let index): index.withSlotBytes(body)
-        case .mapped(let image): body(image.file.bytes(image.capacity * 8, at: image.offset) ?? ByteView(UnsafeRawBufferPointer(start: nil, count: 0)))
+        case .mapped(let image): body(image.file.bytes(image.capacity * 8, at: image.offset) ?? .empty)
         }
     }
 
