@@ -6,17 +6,25 @@ import DuneTools
 
 /// A store restored from a mapped `<log>.snapshot`: its state equals a replay
 /// value for value; damage found at the open falls back to a replay with one
-/// warning; damage found later, in the id index read when the first fold
-/// needs it, ends observations with an error and publishes nothing wrong.
+/// warning; damage found later — in the samples read when the first fold or
+/// query needs them, or in the id index read when the first fold needs it —
+/// ends observations with an error and publishes nothing wrong.
 @Suite struct MappedSnapshotTests {
     /// Makes the test log at `path` with its snapshot, then flips a bit in the snapshot's id index
     /// (its last section), replacing the file by rename as every writer does.
     /// - Returns: The snapshot's path.
     static func makeLogWithADamagedIndex(_ path: String) async throws -> String {
+        try await makeLogWithADamagedSection(path) { bytes in bytes.count - 3 }
+    }
+
+    /// Makes the test log at `path` with its snapshot, then flips a bit at the
+    /// offset `place` gives for the snapshot's bytes, replacing the file by rename.
+    /// - Returns: The snapshot's path.
+    static func makeLogWithADamagedSection(_ path: String, at place: ([UInt8]) -> Int) async throws -> String {
         try await StoreSnapshotTests.makeLog(path, StoreSnapshotTests.inputs[...])
         let snapshotPath = SnapshotFile.path(forLog: path)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
-        bytes[bytes.count - 3] ^= 0x01
+        bytes[place(bytes)] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: snapshotPath), options: .atomic)
         return snapshotPath
     }
@@ -113,6 +121,39 @@ import DuneTools
             #expect(await again.state == (try await Self.replayedState(path)))
             #expect(await again.state.throughSeq == replayed.throughSeq + 1)
             await again.close()
+        }
+    }
+
+    /// The open reads only the meta and the daily stage: damaged rows are found by the first query,
+    /// which still answers right (from the log), and the store then ends its observations with the error.
+    @Test func damageFoundInTheRowsByAQueryEndsObservationsAndTheAnswerIsStillRight() async throws {
+        try await DuneStoreTests.withDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let snapshotPath = try await Self.makeLogWithADamagedSection(path) { bytes in
+                ProjectionSnapshotTests.sectionStarts(bytes)[3] + 64 * 3 + 24  // a value in the fourth row
+            }
+            let replayedStore = try await DuneStore.open(at: path, options: DuneStore.Options(keepsSnapshots: false, access: .readOnly))
+            let replayed = await replayedStore.state
+            let days = try #require(replayed.readiness.days.first?.date)...(replayed.readiness.days.last?.date ?? .init(ordinal: 0))
+            let expected = await replayedStore.samples(of: .hrv, in: days)
+            await replayedStore.close()
+            #expect(expected.samples.count > 3)
+
+            let store = try await DuneStore.open(at: path)
+            #expect(await store.warnings == [])
+            #expect(await store.snapshotSeq > 0)
+            var observation = store.states.makeAsyncIterator()
+            #expect(try await observation.next() == replayed, "the first state comes from the stage, and it is right")
+            #expect(await store.samples(of: .hrv, in: days) == expected, "the query is answered from the log")
+            do {
+                _ = try await observation.next()
+                Issue.record("the observation went on after the damage")
+            } catch let error as DuneEventsError {
+                #expect(error.code == .corruptLog && error.message.contains("the samples"), "\(error)")
+            }
+            #expect(await store.state == replayed, "reads keep the last good state")
+            await store.close()
+            #expect(!FileManager.default.fileExists(atPath: snapshotPath), "a read-write store removes the damaged cache")
         }
     }
 

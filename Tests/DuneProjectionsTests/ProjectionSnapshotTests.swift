@@ -30,8 +30,8 @@ import DuneTools
     }
 
     /// The snapshot in `bytes` (a snapshot file's), or `nil` when `SnapshotFile` refuses them
-    /// or (`wholeIndex`) its id index, read later from the mapping, fails its check.
-    static func decode(_ bytes: [UInt8], wholeIndex: Bool = true) throws -> ProjectionSnapshot? {
+    /// or (`whole`) its samples or id index, read later from the mapping, fail their checks.
+    static func decode(_ bytes: [UInt8], whole: Bool = true) throws -> ProjectionSnapshot? {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(UUID().uuidString)").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         // Removing the file leaves the mapping whole (as renaming a new snapshot over it does).
@@ -39,11 +39,22 @@ import DuneTools
         guard let file = MappedFile(path), let snapshot = try? SnapshotFile.read(file, stampMismatch: { _ in nil }).get().0 else {
             return nil
         }
-        return !wholeIndex || snapshot.index.loaded() != nil ? snapshot : nil
+        return !whole || (snapshot.samples.loaded() != nil && snapshot.index.loaded() != nil) ? snapshot : nil
     }
 
-    static func roundTrip(_ snapshot: ProjectionSnapshot) throws -> ProjectionSnapshot? {
-        try decode(SnapshotFile.encoded(snapshot, at: stamp(snapshot)))
+    static func roundTrip(_ snapshot: ProjectionSnapshot?) throws -> ProjectionSnapshot? {
+        try snapshot.flatMap { try decode(SnapshotFile.encoded($0, at: stamp($0))) }
+    }
+
+    /// Where each of the five sections of the snapshot file `bytes` starts, from its header.
+    static func sectionStarts(_ bytes: [UInt8]) -> [Int] {
+        var reader = BinaryReader(bytes, from: 16)
+        var starts = [SnapshotFile.headerLength]
+        for _ in 0..<SnapshotFile.sectionCount - 1 {
+            starts.append(starts[starts.count - 1] + (reader.integer() ?? 0))
+            _ = CacheChecksum(from: &reader)
+        }
+        return starts
     }
 
     /// Cut points as fractions of the log (0: after its first event; 1: at its end).
@@ -73,28 +84,35 @@ import DuneTools
                         distanceMeters: 8000, volumeKg: nil)
         let states = Self.folded(log.events)
         let snapshot = try #require(try Self.roundTrip(states.snapshot))
-        #expect(snapshot.samples.rows.map(\.seq) == [3, 5])
-        #expect(snapshot.samples.sample(at: 0).quantity?.value == 42)
-        #expect(snapshot.samples.sample(at: 1).workout?.activityType == "running")
+        let samples = try #require(snapshot.samples.loaded())
+        #expect(samples.rows.map(\.seq) == [3, 5])
+        #expect(samples.sample(at: 0).quantity?.value == 42)
+        #expect(samples.sample(at: 1).workout?.activityType == "running")
+        #expect(snapshot.sourceCounts == [SourceCount(source: "Apple Watch", samples: 2)])
         #expect(snapshot.throughSeq == 5)
     }
 
     @Test func theSectionsRoundTrip() throws {
         let states = Self.folded(Self.events.prefix(3_000))
-        let snapshot = states.snapshot
-        #expect(snapshot.samples.fullSamples.count > 0, "the log has workouts, kept whole")
-        let decoded = try #require(try Self.roundTrip(snapshot))
+        let snapshot = try #require(states.snapshot)
+        let samples = try #require(snapshot.samples.loaded())
+        #expect(samples.fullSamples.count > 0, "the log has workouts, kept whole")
+        let decodedSnapshot = try Self.roundTrip(snapshot)
+        let decoded = try #require(decodedSnapshot)
+        let decodedSamples = try #require(decoded.samples.loaded())
         #expect(decoded.throughSeq == snapshot.throughSeq)
-        #expect((0..<decoded.samples.count).map(decoded.samples.sample(at:)) == (0..<snapshot.samples.count).map(snapshot.samples.sample(at:)))
-        #expect(decoded.samples.rows.map(\.seq) == snapshot.samples.rows.map(\.seq))
+        #expect((0..<decodedSamples.count).map(decodedSamples.sample(at:)) == (0..<samples.count).map(samples.sample(at:)))
+        #expect(decodedSamples.rows.map(\.seq) == samples.rows.map(\.seq))
+        #expect(decoded.stage == snapshot.stage && decoded.stage.metrics.count > 100)
+        #expect(decoded.sourceCounts == snapshot.sourceCounts && decoded.sourceCounts.map(\.samples).reduce(0, +) == samples.count)
         let index = try #require(decoded.index.loaded())
         let written = try #require(snapshot.index.loaded())
-        #expect(index.capacity == written.capacity && index.count == snapshot.samples.count)
+        #expect(index.capacity == written.capacity && index.count == samples.count)
         #expect(index.versions.sorted() == written.versions.sorted())
         // Every id is found at its own row through the decoded index.
-        for row in 0..<decoded.samples.count {
-            let key = decoded.samples.key(at: row)
-            let found = index.find(hash: key.hash64) { decoded.samples.key(at: Int($0) - 1) == key }
+        for row in 0..<decodedSamples.count {
+            let key = decodedSamples.key(at: row)
+            let found = index.find(hash: key.hash64) { decodedSamples.key(at: Int($0) - 1) == key }
             #expect(found?.version == UInt32(row + 1))
         }
         #expect(decoded.profileSleepTargetMinutes == snapshot.profileSleepTargetMinutes && decoded.profileSeq == snapshot.profileSeq)
@@ -134,27 +152,28 @@ import DuneTools
 
     @Test func damageInAnySectionIsDetected() throws {
         let states = Self.folded(Self.events.prefix(1_500))
-        let snapshot = states.snapshot
+        let snapshot = try #require(states.snapshot)
         let bytes = SnapshotFile.encoded(snapshot, at: Self.stamp(snapshot))
         #expect(try Self.decode(bytes) != nil)
         // Every cut short of the end is refused: nothing half-read is ever restored.
         for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 200)) {
             #expect(try Self.decode(Array(bytes.prefix(cut))) == nil, "a snapshot cut at byte \(cut) of \(bytes.count) decoded")
         }
-        // A flipped bit anywhere — header, meta, rows, index — is caught by that part's check.
+        // A flipped bit anywhere — header, meta, stage, tables, rows, index — is caught by that part's check.
         let header = SnapshotFile.headerLength
-        let metaLength = bytes.count - header - snapshot.samples.count * 64 - snapshot.index.capacity * 8
-        let rowsStart = header + metaLength
-        let indexStart = rowsStart + snapshot.samples.count * 64
-        let places = [("header", 20), ("header check", header - 1), ("meta", header + 3), ("meta end", rowsStart - 1),
+        let starts = Self.sectionStarts(bytes)
+        let (stageStart, tablesStart, rowsStart, indexStart) = (starts[1], starts[2], starts[3], starts[4])
+        #expect(indexStart == bytes.count - snapshot.index.capacity * 8 && rowsStart == indexStart - snapshot.samples.count * 64)
+        let places = [("header", 20), ("header check", header - 1), ("meta", header + 3), ("meta end", stageStart - 1),
+                      ("stage", stageStart + 9), ("stage end", tablesStart - 1), ("tables", tablesStart + 2), ("tables end", rowsStart - 1),
                       ("rows", rowsStart + 62), ("rows end", indexStart - 1), ("index", indexStart + 5), ("index end", bytes.count - 1)]
         for (section, offset) in places {
             for bit in [0, 5] {
                 var damaged = bytes
                 damaged[offset] ^= 1 << bit
                 #expect(try Self.decode(damaged) == nil, "a flipped bit in the \(section) at byte \(offset) went unnoticed")
-                // The index is read only when a fold needs it: damage there is found then, not at the open.
-                #expect(try (Self.decode(damaged, wholeIndex: false) != nil) == (offset >= indexStart), "\(section)")
+                // The samples and the index are read only when a fold or a query needs them: damage there is found then, not at the open.
+                #expect(try (Self.decode(damaged, whole: false) != nil) == (offset >= tablesStart), "\(section)")
             }
         }
         // A whole sector of zeros in the middle of the rows.
@@ -165,18 +184,19 @@ import DuneTools
 
     @Test func rowsAndIndexesThatPassTheirChecksButNotTheirRulesAreRefused() throws {
         let states = Self.folded(Self.events.prefix(1_500))
-        let snapshot = states.snapshot
+        let snapshot = try #require(states.snapshot)
+        let samples = try #require(snapshot.samples.loaded())
         // A row that names no sample kind, written with valid checks (as a bug, not damage, would).
-        var rows = snapshot.samples.rows
+        var rows = samples.rows
         rows[0].kindIndex = 0xFF
         var badKind = snapshot
-        badKind.samples = SampleBlock(rows: rows, fullSamples: snapshot.samples.fullSamples, sources: snapshot.samples.sources)
+        badKind.samples = .built(SampleBlock(rows: rows, fullSamples: samples.fullSamples, sources: samples.sources))
         #expect(try Self.decode(SnapshotFile.encoded(badKind, at: Self.stamp(badKind))) == nil)
         // Rows out of seq order.
-        rows = snapshot.samples.rows
+        rows = samples.rows
         rows.swapAt(0, 1)
         var unordered = snapshot
-        unordered.samples = SampleBlock(rows: rows, fullSamples: snapshot.samples.fullSamples, sources: snapshot.samples.sources)
+        unordered.samples = .built(SampleBlock(rows: rows, fullSamples: samples.fullSamples, sources: samples.sources))
         #expect(try Self.decode(SnapshotFile.encoded(unordered, at: Self.stamp(unordered))) == nil)
         // An index image with a slot naming a version past the rows, or one slot too few.
         var slots = [UInt64](repeating: 0, count: 1024)

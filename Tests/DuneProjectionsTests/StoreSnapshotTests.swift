@@ -63,7 +63,8 @@ import DuneFixtures
             var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
             switch damage {
             case .flippedByte:
-                bytes[bytes.count / 2] ^= 0x20
+                // In the daily stage, which the open reads (damage in the sections read later: MappedSnapshotTests).
+                bytes[ProjectionSnapshotTests.sectionStarts(bytes)[1] + 40] ^= 0x20
             case .flippedHeader:
                 bytes[30] ^= 0x01
             case .flippedMeta:

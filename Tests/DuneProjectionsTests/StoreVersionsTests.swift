@@ -70,7 +70,7 @@ import DuneOracles
             await store.close()  // leaves a snapshot
             let file = try #require(MappedFile(SnapshotFile.path(forLog: path)))
             let (snapshot, _) = try #require(try? SnapshotFile.read(file, stampMismatch: { _ in nil }).get())
-            let block = snapshot.samples
+            let block = try #require(snapshot.samples.loaded())
             #expect(block.rows.map(\.hrvMeasure) == Self.expectedMeasures)
             #expect((0..<block.count).map { block.sample(at: $0).hrvMeasure } == Self.expectedMeasures)
             let again = try await DuneStore.open(at: path)

@@ -1,48 +1,39 @@
 import DuneEvents
 
-/// The engine's shared stage: the daily values of every day with a sample,
-/// and their ``DailyMetrics``, computed once per state from the one sample
-/// store. The readiness and trends models read the metrics, the weekly-stats
-/// model the daily values; none of them reads the samples or another model.
-struct DailyStage: Sendable {
+/// The engine's shared stage: for every day with a sample, its
+/// ``DailyMetrics`` (what the readiness and trends models read) and its
+/// ``WeeklyDay`` (what the weekly-stats model reads), computed from the one
+/// sample store. None of the models reads the samples or another model.
+///
+/// A snapshot stores the stage (`SnapshotFile`), so that the first state
+/// after an open computes the models from it without reading a sample.
+struct DailyStage: Sendable, Equatable {
     /// The metrics of every day with a sample, ascending.
     private(set) var metrics: [DailyMetrics]
-    /// Daily values from `dailyFrom` on, ascending (the weekly model reads
-    /// whole weeks); held only while a state is computed (see ``released()``).
-    private(set) var daily: [DailyValues]
-    /// The first day ``daily`` holds; `nil` when it holds none.
-    private var dailyFrom: DayKey?
+    /// The weekly values of the same days.
+    private(set) var weekly: [WeeklyDay]
 
     /// The stage of every day of `samples`.
     /// - Complexity: O(n log n) for n samples.
     init(samples: SampleStore) {
         let all = samples.modelDailyValues()
-        daily = all
-        dailyFrom = all.first?.date
         metrics = all.map(DailyMetrics.init)
+        weekly = all.map(WeeklyDay.init)
     }
 
-    /// Recomputes the days from `firstChanged` on (and the daily values from its Monday).
+    /// The stage as a snapshot stored it (`metrics` and `weekly` of the same days).
+    init(metrics: [DailyMetrics], weekly: [WeeklyDay]) {
+        self.metrics = metrics
+        self.weekly = weekly
+    }
+
+    /// Recomputes the days from `firstChanged` on.
     /// - Complexity: O(k log k) for the k samples of those days, plus O(d) for d days.
     mutating func recompute(from firstChanged: DayKey, samples: SampleStore) {
-        let monday = firstChanged.isoWeek.monday
-        daily = samples.modelDailyValues(from: monday)
-        dailyFrom = monday
+        let daily = samples.modelDailyValues(from: firstChanged)
         metrics.removeSubrange((metrics.firstIndex { $0.date >= firstChanged } ?? metrics.count)...)
-        metrics += daily.drop { $0.date < firstChanged }.map(DailyMetrics.init)
-    }
-
-    /// The daily values from `from` on: the stage's when it holds them, else computed from `samples`.
-    func daily(from: DayKey, samples: SampleStore) -> [DailyValues] {
-        guard let dailyFrom, from >= dailyFrom else { return samples.modelDailyValues(from: from) }
-        return Array(daily.drop { $0.date < from })
-    }
-
-    /// The stage without its daily values (the metrics are what the next state starts from).
-    func released() -> DailyStage {
-        var stage = self
-        stage.daily = []
-        stage.dailyFrom = nil
-        return stage
+        metrics += daily.map(DailyMetrics.init)
+        weekly.removeSubrange((weekly.firstIndex { $0.date >= firstChanged } ?? weekly.count)...)
+        weekly += daily.map(WeeklyDay.init)
     }
 }

@@ -30,8 +30,11 @@ import DuneEvents
 /// let next = engine.state()    // only the days that changed are recomputed
 /// ```
 package struct ReadModelEngine: Sendable {
-    /// The current samples of every kind (corrections and deletions applied).
-    package private(set) var samples = SampleStore()
+    /// The folded samples; empty while ``unreadSamples`` holds them.
+    private var store = SampleStore()
+    /// The samples of the mapped snapshot this engine was restored from,
+    /// still in the mapping: nothing was folded since, and nothing asked for them yet.
+    private var unreadSamples: UnreadSamples?
     /// The sleep target.
     package private(set) var readiness = ReadinessProjection()
     /// Refreshes and feature loading.
@@ -42,15 +45,42 @@ package struct ReadModelEngine: Sendable {
     package private(set) var throughSeq = 0
     /// The daily stage and the models of the last ``state()``; `nil` before the first.
     private var last: LastState?
-    /// Whether the id index of the snapshot this engine was restored from
-    /// failed its check when the first fold needed it: from then on nothing
-    /// is folded, and the host ends with an error (``SnapshotFile/damageError(logPath:)``)
-    /// rather than publish a state it cannot fold on.
-    package private(set) var snapshotIsDamaged = false
+    /// The daily stage of the snapshot this engine was restored from, until the first ``state()`` takes it.
+    private var restoredStage: RestoredStage?
+    /// Whether a section of the snapshot this engine was restored from (its
+    /// id index, or its samples) failed its check when first read.
+    private var foundDamage = false
 
     /// An empty engine that also folds the app's own `appProjections`.
     package init(appProjections: [AnyAppProjection] = []) {
         apps = appProjections.map(AppFoldState.init)
+    }
+
+    /// The current samples of every kind (corrections and deletions applied).
+    ///
+    /// An engine restored from a mapped snapshot reads them from the file
+    /// the first time they are needed; when that section fails its check,
+    /// this is empty and ``snapshotIsDamaged`` is set: the host must not use it then.
+    package var samples: SampleStore {
+        guard let unreadSamples else { return store }
+        return unreadSamples.store() ?? SampleStore()
+    }
+
+    /// Whether a section of the snapshot this engine was restored from (its
+    /// id index or its samples, read when a fold or a lookup first needed
+    /// them) failed its check: from then on nothing is folded, and the host
+    /// ends with an error (``SnapshotFile/damageError(logPath:)``) rather
+    /// than publish a state it cannot fold on.
+    package var snapshotIsDamaged: Bool { foundDamage || unreadSamples?.isDamaged == true }
+
+    /// How many current samples each source has (looked up by name; see
+    /// ``SampleStore/sampleCountsBySource()``): from the snapshot when its
+    /// samples were not read.
+    package func sampleCountsBySource() -> [String: Int] {
+        guard let unreadSamples else { return store.sampleCountsBySource() }
+        var counts: [String: Int] = [:]
+        for count in unreadSamples.sourceCounts { counts[count.source, default: 0] += count.samples }
+        return counts
     }
 
     // MARK: - Folding
@@ -61,7 +91,7 @@ package struct ReadModelEngine: Sendable {
         guard readIndex() else { return }
         if hasLiveApps { foldApps(projectedEvents(events)) }
         for event in events where event.seq > throughSeq {
-            samples.apply(event)
+            store.apply(event)
             readiness.apply(event)
             syncStatus.apply(event)
             throughSeq = event.seq
@@ -74,48 +104,68 @@ package struct ReadModelEngine: Sendable {
     package mutating func apply(_ batch: EventBatch) {
         guard let lastSeq = batch.lastSeq, lastSeq > throughSeq, readIndex() else { return }
         if hasLiveApps { foldApps(projectedEvents((0..<batch.count).lazy.map { batch[$0] })) }
-        samples.apply(batch, after: throughSeq)
+        store.apply(batch, after: throughSeq)
         readiness.apply(batch)
         syncStatus.apply(batch)
         throughSeq = lastSeq
     }
 
-    /// Reads the restored snapshot's id index before the first fold or a
-    /// lookup by id (``SampleStore/sample(id:)``; see ``SampleStore/readIndex()``);
-    /// `false`, with ``snapshotIsDamaged`` set, when it is damaged.
+    /// Reads the restored snapshot's samples and id index before the first
+    /// fold or a lookup by id (``SampleStore/sample(id:)``; see
+    /// ``SampleStore/readIndex()``); `false`, with ``snapshotIsDamaged`` set,
+    /// when either is damaged.
     @discardableResult
     package mutating func readIndex() -> Bool {
-        snapshotIsDamaged = snapshotIsDamaged || !samples.readIndex()
+        guard readSamples() else { return false }
+        foundDamage = foundDamage || !store.readIndex()
+        return !snapshotIsDamaged
+    }
+
+    /// Reads the restored snapshot's samples (not its id index) when they
+    /// were not yet: what a query by day needs; `false`, with
+    /// ``snapshotIsDamaged`` set, when they are damaged.
+    package mutating func readSamples() -> Bool {
+        if let unreadSamples {
+            guard let loaded = unreadSamples.store() else {
+                foundDamage = true
+                return false
+            }
+            store = loaded
+            self.unreadSamples = nil
+        }
         return !snapshotIsDamaged
     }
 
     /// Makes room for `count` samples ahead of a replay.
     package mutating func reserveCapacity(samples count: Int) {
-        samples.reserveCapacity(count)
+        store.reserveCapacity(count)
     }
 
     // MARK: - Models
 
     /// Every read model at ``throughSeq``.
     ///
-    /// The first call computes the daily stage from every sample. Later
-    /// calls start from the last state: the days before the earliest day
-    /// whose samples changed are taken from it, and only the rest is
-    /// computed — for an append of today's sample, today and its week — with
-    /// the same code and in the same order, so the numbers are the same bit
-    /// for bit (checked against a state computed from scratch by `ReadModelEngineTests`).
+    /// The first call computes the daily stage from every sample — or, in
+    /// an engine restored from a snapshot, takes the stage the snapshot
+    /// stored, so that no sample is read. Later calls start from the last
+    /// state: the days before the earliest day whose samples changed are
+    /// taken from it, and only the rest is computed — for an append of
+    /// today's sample, today and its week — with the same code and in the
+    /// same order, so the numbers are the same bit for bit (checked against
+    /// a state computed from scratch by `ReadModelEngineTests`).
     /// - Complexity: O(d) for d days plus computing the days from the
-    ///   earliest change on; O(n log n) for n samples the first time.
+    ///   earliest change on; O(n log n) for n samples the first time, unless restored.
     package mutating func state() -> StoreState {
-        let firstChanged = samples.takeEarliestChangedDay()
+        if last == nil, let restored = restoredStage {
+            restoredStage = nil
+            last = LastState(state: state(of: restored.stage, at: restored.seq, sleepTargetMinutes: restored.sleepTargetMinutes),
+                             stage: restored.stage)
+        }
+        let firstChanged = store.takeEarliestChangedDay()
         let seq = throughSeq
         guard let last else {
             let stage = DailyStage(samples: samples)
-            return remember(StoreState(
-                throughSeq: seq, readiness: readinessModel(stage.metrics),
-                trends: TrendsModel(throughSeq: seq, metrics: stage.metrics),
-                weeklyStats: WeeklyStatsModel(throughSeq: seq, daily: stage.daily),
-                syncStatus: syncStatus.readModel().restamped(seq), apps: apps), stage: stage)
+            return remember(state(of: stage, at: seq, sleepTargetMinutes: readiness.sleepTargetMinutes), stage: stage)
         }
         if last.state.throughSeq == seq { return last.state }
         let previous = last.state
@@ -124,29 +174,33 @@ package struct ReadModelEngine: Sendable {
         var trendsModel = previous.trends.restamped(seq)
         var weeklyModel = previous.weeklyStats.restamped(seq)
         if let firstChanged {
-            stage.recompute(from: firstChanged, samples: samples)
+            stage.recompute(from: firstChanged, samples: store)
             trendsModel = TrendsModel(throughSeq: seq, metrics: stage.metrics, keeping: previous.trends, before: firstChanged)
-            weeklyModel = WeeklyStatsModel(throughSeq: seq, firstDay: stage.metrics.first?.date, lastDay: stage.metrics.last?.date,
-                                           keeping: previous.weeklyStats, before: firstChanged) { from in
-                stage.daily(from: from, samples: samples)
-            }
+            weeklyModel = WeeklyStatsModel(throughSeq: seq, days: stage.weekly, keeping: previous.weeklyStats, before: firstChanged)
         }
         if firstChanged != nil || readiness.sleepTargetMinutes != previous.readiness.sleepTargetMinutes {
-            readinessModel = self.readinessModel(stage.metrics, keeping: previous.readiness, before: firstChanged)
+            readinessModel = ReadinessModel(throughSeq: seq, sleepTargetMinutes: readiness.sleepTargetMinutes,
+                                            inputs: stage.metrics.map(ReadinessDay.Inputs.init(metrics:)),
+                                            keeping: previous.readiness, before: firstChanged)
         }
         return remember(StoreState(throughSeq: seq, readiness: readinessModel, trends: trendsModel, weeklyStats: weeklyModel,
                                    syncStatus: syncStatus.readModel().restamped(seq), apps: apps), stage: stage)
     }
 
-    /// The readiness model of `metrics` at ``throughSeq`` (see ``ReadinessModel/init(throughSeq:sleepTargetMinutes:inputs:keeping:before:)``).
-    private func readinessModel(_ metrics: [DailyMetrics], keeping previous: ReadinessModel? = nil,
-                                before firstChanged: DayKey? = nil) -> ReadinessModel {
-        ReadinessModel(throughSeq: throughSeq, sleepTargetMinutes: readiness.sleepTargetMinutes,
-                       inputs: metrics.map(ReadinessDay.Inputs.init(metrics:)), keeping: previous, before: firstChanged)
+    /// Every model of `stage`, computed from scratch, stamped `seq` (the sync
+    /// status and the app models are the engine's own: those at `seq` when
+    /// it is ``throughSeq``, else recomputed by the next ``state()``).
+    private func state(of stage: DailyStage, at seq: Int, sleepTargetMinutes: Double) -> StoreState {
+        StoreState(throughSeq: seq,
+                   readiness: ReadinessModel(throughSeq: seq, sleepTargetMinutes: sleepTargetMinutes,
+                                             inputs: stage.metrics.map(ReadinessDay.Inputs.init(metrics:))),
+                   trends: TrendsModel(throughSeq: seq, metrics: stage.metrics),
+                   weeklyStats: WeeklyStatsModel(throughSeq: seq, days: stage.weekly),
+                   syncStatus: syncStatus.readModel().restamped(seq), apps: apps)
     }
 
     private mutating func remember(_ state: StoreState, stage: DailyStage) -> StoreState {
-        last = LastState(state: state, stage: stage.released())
+        last = LastState(state: state, stage: stage)
         return state
     }
 
@@ -156,26 +210,43 @@ package struct ReadModelEngine: Sendable {
         var stage: DailyStage
     }
 
+    /// A restored snapshot's daily stage, and what its models are computed with.
+    private struct RestoredStage: Sendable {
+        var stage: DailyStage
+        var seq: Int
+        var sleepTargetMinutes: Double
+    }
+
     // MARK: - Snapshots
 
-    /// The snapshot of this engine (written beside the log, read by ``init(_:)``).
+    /// The snapshot of this engine (written beside the log, read by
+    /// ``init(_:)``), with the daily stage of its state at ``throughSeq``;
+    /// `nil` when the snapshot it was restored from proved damaged.
     /// - Complexity: O(n log n) for n samples.
-    package var snapshot: ProjectionSnapshot {
-        let block = samples.liveBlock()
-        return ProjectionSnapshot(throughSeq: throughSeq, samples: block, index: .built(SampleIndex(indexing: block)),
+    package var snapshot: ProjectionSnapshot? {
+        var engine = self
+        _ = engine.state()
+        let current = engine.samples
+        guard let stage = engine.last?.stage, !engine.snapshotIsDamaged else { return nil }
+        let block = current.liveBlock()
+        let counts = current.sampleCountsBySource().sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        return ProjectionSnapshot(throughSeq: throughSeq, samples: .built(block), index: .built(SampleIndex(indexing: block)),
+                                  stage: stage, sourceCounts: counts.map { SourceCount(source: $0.key, samples: $0.value) },
                                   profileSleepTargetMinutes: readiness.profileSleepTargetMinutes, profileSeq: readiness.profileSeq,
                                   syncStatus: syncStatus, appParts: appParts)
     }
 
     /// The engine as `snapshot` recorded it (app projections aside: see ``restoring(_:appProjections:)``).
-    /// A mapped snapshot's id index stays in the mapping until the first fold.
-    /// - Complexity: O(n) for n current samples; nothing is hashed or folded.
+    /// A mapped snapshot's samples and id index stay in the mapping until
+    /// they are first needed, and its first state is computed from its daily stage.
+    /// - Complexity: O(1) for a mapped snapshot (O(n) for n samples of a built one); nothing is hashed or folded.
     package init(_ snapshot: ProjectionSnapshot) {
-        samples = SampleStore(restoring: snapshot.samples, index: snapshot.index)
+        unreadSamples = UnreadSamples(snapshot.samples, index: snapshot.index, sourceCounts: snapshot.sourceCounts)
         readiness.restoreProfile(sleepTargetMinutes: snapshot.profileSleepTargetMinutes, seq: snapshot.profileSeq,
                                  throughSeq: snapshot.throughSeq)
         syncStatus = snapshot.syncStatus
         throughSeq = snapshot.throughSeq
+        restoredStage = RestoredStage(stage: snapshot.stage, seq: snapshot.throughSeq, sleepTargetMinutes: readiness.sleepTargetMinutes)
     }
 
     /// The engine as `snapshot` recorded it, with the app's `appProjections`:

@@ -16,6 +16,15 @@ package struct DailyMetrics: Sendable, Equatable {
     /// The mean of the day's HRV samples of the other measure, when it has any.
     package var otherHRV: Double?
 
+    /// The metrics of `date` as a snapshot stored them.
+    init(date: DayKey, present: UInt8, values: [Double], hrvMeasure: HRVMeasure?, otherHRV: Double?) {
+        self.date = date
+        self.present = present
+        self.values = values
+        self.hrvMeasure = hrvMeasure
+        self.otherHRV = otherHRV
+    }
+
     /// The metrics of `daily`.
     package init(_ daily: DailyValues) {
         date = daily.date

@@ -11,6 +11,18 @@ package struct DailyWorkout: Sendable, Equatable {
     package let distanceMeters: Double?
     package let volumeKg: Double?
 
+    /// The workout as a snapshot's daily stage stored it.
+    init(sample: SampleReference, activityType: String, start: Timestamp, minutes: Double, energyKcal: Double?,
+         distanceMeters: Double?, volumeKg: Double?) {
+        self.sample = sample
+        self.activityType = activityType
+        self.start = start
+        self.minutes = minutes
+        self.energyKcal = energyKcal
+        self.distanceMeters = distanceMeters
+        self.volumeKg = volumeKg
+    }
+
     init?(_ stored: StoredSample) {
         guard stored.sample.kind == .workout, let workout = stored.sample.workout else { return nil }
         sample = stored.reference

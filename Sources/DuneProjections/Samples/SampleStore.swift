@@ -291,6 +291,8 @@ package struct SampleStore: Sendable {
             let day = packed.isFull ? block.fullSamples[packed.fullIndex].day.ordinal : packed.packedDayOrdinal
             buckets.add(UInt32(row + 1), day: day)
         }
+        // The restored days are what the snapshot's daily stage was computed from: not a change.
+        _ = buckets.takeEarliestChange()
     }
 
     // MARK: - Changes

@@ -1,17 +1,21 @@
 import DuneEvents
+import Synchronization
 
-/// The four projections' state at one seq, as `<log>.snapshot` keeps it:
-/// enough to restore them without replaying the log before that seq, and
-/// laid out so that restoring copies memory instead of folding events.
+/// The read models' state at one seq, as `<log>.snapshot` keeps it: enough
+/// to restore them without replaying the log before that seq, and laid out
+/// so that the first state reads only a few small sections of the file.
 ///
 /// What it keeps is what the folds' results depend on, nothing more:
+/// - the daily stage (``DailyStage``): each day's metrics and weekly values,
+///   from which the first state's models are computed without a sample;
 /// - every current sample (the last version of each id not deleted), in
-///   `seq` order, as 64-byte rows (``PackedSample``) — the three sample
-///   projections restore to exactly the stores that folding these rows gives,
-///   which are the stores the full history gave;
+///   `seq` order, as 64-byte rows (``PackedSample``), with the sources they
+///   number and the samples kept whole: what folding after the snapshot,
+///   and sample queries, read — restored to exactly the store that folding
+///   these rows gives, which is the store the full history gave;
 /// - the id index over those rows (`SampleIndex(indexing:)`), as its slot
-///   array: restored by one read instead of a million insertions, and shared
-///   by the three projections until one of them writes;
+///   array: restored by one read instead of a million insertions;
+/// - how many current samples each source has (for `report`);
 /// - the latest sleep target and its seq;
 /// - the sync-status state as it is (it counts every refresh and task event,
 ///   so it cannot be refolded from fewer events);
@@ -27,8 +31,10 @@ package struct ProjectionSnapshot: Sendable {
     /// 3: a day's HRV measure and the other measure's mean in the daily metrics;
     /// 4: the event versions it was built under after the fold versions, and
     /// whole hrv samples with their measure; 5: the app projections' parts,
-    /// and no daily metrics: the engine computes its daily stage from the samples).
-    package static let formatVersion: UInt32 = 5
+    /// and no daily metrics: the engine computes its daily stage from the samples;
+    /// 6: the daily stage and the per-source counts in sections of their own,
+    /// the sample tables apart from the meta, read with the rows when first needed).
+    package static let formatVersion: UInt32 = 6
 
     /// The fold versions the snapshot's state came from, in ``ProjectionName``
     /// order: a snapshot whose versions differ from the running code's is stale.
@@ -39,35 +45,27 @@ package struct ProjectionSnapshot: Sendable {
 
     package var throughSeq: Int
     /// The current samples, in `seq` order.
-    package var samples: SampleBlock
+    var samples: SnapshotSamples
     /// Sample id → version `row + 1` of ``samples``.
     var index: SnapshotIndex
+    /// The daily stage at ``throughSeq``.
+    var stage: DailyStage
+    /// How many current samples each source has, sources in UTF-8 order.
+    var sourceCounts: [SourceCount]
     package var profileSleepTargetMinutes: Double?
     package var profileSeq: Int?
     package var syncStatus: SyncStatusProjection
     /// The app projections' parts, in registration order.
     var appParts: [AppSnapshotPart]
 
-    init(throughSeq: Int, samples: SampleBlock, index: SnapshotIndex, profileSleepTargetMinutes: Double?, profileSeq: Int?,
-         syncStatus: SyncStatusProjection, appParts: [AppSnapshotPart]) {
-        self.throughSeq = throughSeq
-        self.samples = samples
-        self.index = index
-        self.profileSleepTargetMinutes = profileSleepTargetMinutes
-        self.profileSeq = profileSeq
-        self.syncStatus = syncStatus
-        self.appParts = appParts
-    }
-
     // MARK: - The small parts
 
-    /// What a snapshot holds besides its rows and index image, and how to read those.
+    /// What a snapshot's meta section holds, and how to read the other sections.
     struct Meta {
         var throughSeq: Int
         var rowCount: Int
         var indexCapacity: Int
-        var sources: [String]
-        var fullSamples: [Sample]
+        var sourceCounts: [SourceCount]
         var profileSleepTargetMinutes: Double?
         var profileSeq: Int?
         var syncStatus: SyncStatusProjection
@@ -78,8 +76,7 @@ package struct ProjectionSnapshot: Sendable {
     /// throughSeq                 Int64
     /// rows: count                Int64 (the rows themselves are a section of their own)
     /// index: capacity            Int64 (its slots too)
-    /// sources                    count, then length-prefixed UTF-8
-    /// full samples               count, then each field by field (Sample+Snapshot.swift)
+    /// source counts              count, then per source: name, samples Int64
     /// profile                    present UInt8, minutes Double, seq Int64
     /// sync status                see SyncStatusProjection+Snapshot.swift
     /// app projections            count; per part: name, version Int64, failed UInt8,
@@ -89,10 +86,11 @@ package struct ProjectionSnapshot: Sendable {
         writer.integer(throughSeq)
         writer.integer(samples.count)
         writer.integer(index.capacity)
-        writer.integer(samples.sources.count)
-        for source in samples.sources { writer.string(source) }
-        writer.integer(samples.fullSamples.count)
-        for sample in samples.fullSamples { sample.writeSnapshot(to: &writer) }
+        writer.integer(sourceCounts.count)
+        for count in sourceCounts {
+            writer.string(count.source)
+            writer.integer(count.samples)
+        }
         writer.uint8(profileSleepTargetMinutes == nil ? 0 : 1)
         writer.double(profileSleepTargetMinutes ?? 0)
         writer.integer(profileSeq ?? 0)
@@ -115,19 +113,12 @@ package struct ProjectionSnapshot: Sendable {
     static func readMeta(from reader: inout BinaryReader) -> Meta? {
         guard let throughSeq = reader.integer(), throughSeq >= 0, let rowCount = reader.integer(), rowCount >= 0,
               rowCount < Int(UInt32.max) - 1, let indexCapacity = reader.integer(), indexCapacity >= 0,
-              let sourceCount = reader.count(itemBytes: 8)
+              let sourceCount = reader.count(itemBytes: 16)
         else { return nil }
-        var sources: [String] = []
+        var sourceCounts: [SourceCount] = []
         for _ in 0..<sourceCount {
-            guard let source = reader.string() else { return nil }
-            sources.append(source)
-        }
-        guard let fullCount = reader.count(itemBytes: 8) else { return nil }
-        var fullSamples: [Sample] = []
-        fullSamples.reserveCapacity(fullCount)
-        for _ in 0..<fullCount {
-            guard let sample = Sample(snapshot: &reader) else { return nil }
-            fullSamples.append(sample)
+            guard let source = reader.string(), let samples = reader.integer(), samples > 0 else { return nil }
+            sourceCounts.append(SourceCount(source: source, samples: samples))
         }
         guard let hasProfile = reader.uint8(), let minutes = reader.double(), let profileSeq = reader.integer(),
               let syncStatus = SyncStatusProjection(from: &reader), let partCount = reader.count(itemBytes: 8)
@@ -143,29 +134,165 @@ package struct ProjectionSnapshot: Sendable {
                 appParts.append(AppSnapshotPart(name: name, version: version, failure: nil, bytes: Array(json.utf8)))
             }
         }
-        return Meta(throughSeq: throughSeq, rowCount: rowCount, indexCapacity: indexCapacity, sources: sources,
-                    fullSamples: fullSamples, profileSleepTargetMinutes: hasProfile == 1 ? minutes : nil,
+        return Meta(throughSeq: throughSeq, rowCount: rowCount, indexCapacity: indexCapacity, sourceCounts: sourceCounts,
+                    profileSleepTargetMinutes: hasProfile == 1 ? minutes : nil,
                     profileSeq: hasProfile == 1 ? profileSeq : nil, syncStatus: syncStatus, appParts: appParts)
     }
 
-    /// Whether `rows` are what ``writeMeta(to:)`` and the row section of a
-    /// snapshot with `meta` can hold: each names a kind and points inside the
-    /// tables it indexes, and their seqs rise and end at or before `throughSeq`.
-    static func rowsAreValid(_ rows: [PackedSample], _ meta: Meta) -> Bool {
+    /// ```
+    /// sources                    count, then length-prefixed UTF-8
+    /// full samples               count, then each field by field (Sample+Snapshot.swift)
+    /// ```
+    static func writeTables(of block: SampleBlock, to writer: inout BinaryWriter) {
+        writer.integer(block.sources.count)
+        for source in block.sources { writer.string(source) }
+        writer.integer(block.fullSamples.count)
+        for sample in block.fullSamples { sample.writeSnapshot(to: &writer) }
+    }
+
+    /// The sources and whole samples ``writeTables(of:to:)`` wrote, or `nil` when the bytes are not them.
+    static func readTables(from reader: inout BinaryReader) -> (sources: [String], fullSamples: [Sample])? {
+        guard let sourceCount = reader.count(itemBytes: 8) else { return nil }
+        var sources: [String] = []
+        for _ in 0..<sourceCount {
+            guard let source = reader.string() else { return nil }
+            sources.append(source)
+        }
+        guard let fullCount = reader.count(itemBytes: 8) else { return nil }
+        var fullSamples: [Sample] = []
+        fullSamples.reserveCapacity(fullCount)
+        for _ in 0..<fullCount {
+            guard let sample = Sample(snapshot: &reader) else { return nil }
+            fullSamples.append(sample)
+        }
+        guard reader.isAtEnd else { return nil }
+        return (sources, fullSamples)
+    }
+
+    /// Whether `rows` are what the row section of a snapshot can hold: each
+    /// names a kind and points inside the tables it indexes (of `fullSamples`
+    /// and `sources` entries), and their seqs rise and end at or before `throughSeq`.
+    static func rowsAreValid(_ rows: [PackedSample], fullSamples: Int, sources: Int, throughSeq: Int) -> Bool {
         var previousSeq = 0
         let kinds = UInt8(SampleKind.allCases.count)
         for row in rows {
             guard row.kindIndex < kinds, row.seq > previousSeq else { return false }
             previousSeq = row.seq
             if row.isFull {
-                guard row.fullIndex >= 0, row.fullIndex < meta.fullSamples.count else { return false }
+                guard row.fullIndex >= 0, row.fullIndex < fullSamples else { return false }
             } else {
-                guard Int(row.source) < meta.sources.count else { return false }
+                guard Int(row.source) < sources else { return false }
             }
         }
-        return previousSeq <= meta.throughSeq
+        return previousSeq <= throughSeq
     }
 
+}
+
+/// How many current samples one source has.
+struct SourceCount: Sendable, Equatable {
+    var source: String
+    var samples: Int
+}
+
+/// A snapshot's current samples: built by the engine that writes it, or
+/// still in the mapped file it was read from, to be read when first needed.
+enum SnapshotSamples: Sendable {
+    case built(SampleBlock)
+    case mapped(MappedSamples)
+
+    /// The number of samples.
+    var count: Int {
+        switch self {
+        case .built(let block): block.count
+        case .mapped(let mapped): mapped.rowCount
+        }
+    }
+
+    /// The samples; `nil` when their mapped sections fail their checks or do not hold valid rows.
+    func loaded() -> SampleBlock? {
+        switch self {
+        case .built(let block): block
+        case .mapped(let mapped): mapped.load()
+        }
+    }
+}
+
+/// The sample sections of a mapped snapshot (the tables of sources and
+/// whole samples, and the rows), checked and copied out only by ``load()``.
+struct MappedSamples: Sendable {
+    let file: MappedFile
+    let tables: (offset: Int, length: Int, check: CacheChecksum)
+    let rows: (offset: Int, check: CacheChecksum)
+    let rowCount: Int
+    let throughSeq: Int
+
+    /// The samples, when both sections pass their checks and hold valid rows.
+    func load() -> SampleBlock? {
+        guard let tableBytes = file.bytes(tables.length, at: tables.offset), CacheChecksum(tableBytes) == tables.check else {
+            return nil
+        }
+        var reader = BinaryReader(Array(tableBytes), from: 0)
+        guard let (sources, fullSamples) = ProjectionSnapshot.readTables(from: &reader),
+              let rows = readRows(),
+              ProjectionSnapshot.rowsAreValid(rows, fullSamples: fullSamples.count, sources: sources.count, throughSeq: throughSeq)
+        else { return nil }
+        return SampleBlock(rows: rows, fullSamples: fullSamples, sources: sources)
+    }
+
+    /// The rows, when their bytes pass their check: copied from the mapping
+    /// straight into the array's memory where a row's layout is its file
+    /// layout (each piece's pages given back to the file once copied).
+    private func readRows() -> [PackedSample]? {
+        guard let bytes = file.bytes(rowCount * 64, at: rows.offset) else { return nil }
+        guard PackedSample.hasSnapshotLayout else {
+            guard CacheChecksum(bytes) == rows.check else { return nil }
+            return (0..<rowCount).map { PackedSample(snapshotBytes: bytes, at: $0 * 64) }
+        }
+        // PackedSample holds only integers and a Double: any bytes are a valid row (the checks after the copy say which are sane).
+        return ZeroedMemory.rows(of: PackedSample.self, count: rowCount) { room in
+            file.copy(bytes, releasingInto: room)
+            return CacheChecksum(room.view) == rows.check
+        }
+    }
+}
+
+/// The samples of a snapshot an engine was restored from, read into a
+/// ``SampleStore`` the first time the engine needs them (a fold, a query, a
+/// lookup, a snapshot of its own), and shared by the copies of that engine.
+///
+/// A class so that a read through a copy of the engine (a follower's query)
+/// loads them once for all copies; the load is deterministic (the same
+/// mapped bytes give the same store), and its result is guarded by a mutex.
+final class UnreadSamples: Sendable {
+    private let samples: SnapshotSamples
+    private let index: SnapshotIndex
+    /// The snapshot's per-source counts, answered without reading a sample.
+    let sourceCounts: [SourceCount]
+    /// `nil` until the first ``store()``; then the store, or `nil` when the samples failed their checks.
+    private let loaded = Mutex<SampleStore??>(nil)
+
+    init(_ samples: SnapshotSamples, index: SnapshotIndex, sourceCounts: [SourceCount]) {
+        self.samples = samples
+        self.index = index
+        self.sourceCounts = sourceCounts
+    }
+
+    /// The store the snapshot's samples restore to; `nil` when they are damaged.
+    /// - Complexity: O(n) for n samples the first time, O(1) after.
+    func store() -> SampleStore? {
+        loaded.withLock { loaded in
+            if let loaded { return loaded }
+            let store = samples.loaded().map { SampleStore(restoring: $0, index: index) }
+            loaded = .some(store)
+            return store
+        }
+    }
+
+    /// Whether a ``store()`` found the samples damaged.
+    var isDamaged: Bool {
+        loaded.withLock { loaded in loaded.map { $0 == nil } ?? false }
+    }
 }
 
 /// A snapshot's id index: built by the engine that writes it, or still in

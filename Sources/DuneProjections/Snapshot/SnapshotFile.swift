@@ -27,35 +27,38 @@ import DuneEvents
 /// in the library opens a snapshot for writing: the only writes go to a new
 /// temporary file (`AtomicFile`), and damage found later only removes the path.
 ///
-/// ## Layout (format version 5, little-endian)
+/// ## Layout (format version 6, little-endian)
 ///
 /// ```
 /// "DUNESNP1"                          magic, 8 bytes
-/// format version, section count       UInt32 each (3 sections)
+/// format version, section count       UInt32 each (5 sections)
 /// per section: length, check          UInt64, CacheChecksum (32 bytes)
-/// header check                        CacheChecksum of the 136 bytes above
+/// header check                        CacheChecksum of the bytes above
 /// section 0, meta:
 ///   fold versions                     4 × UInt32, in ProjectionName order
 ///   event versions                    EventVersions.stamp, length-prefixed UTF-8
 ///   LogStamp                          the log file and the line it ends at
-///   ProjectionSnapshot meta           counts, sources, full samples, profile, sync status, app parts
-/// section 1, rows                     64 bytes per current sample (PackedSample)
-/// section 2, index                    the id index's slots, 8 bytes each
+///   ProjectionSnapshot meta           counts, per-source counts, profile, sync status, app parts
+/// section 1, stage                    the daily stage (DailyStage+Snapshot.swift)
+/// section 2, tables                   the rows' sources and the samples kept whole
+/// section 3, rows                     64 bytes per current sample (PackedSample)
+/// section 4, index                    the id index's slots, 8 bytes each
 /// ```
 ///
 /// Reading maps the file and checks each section on its own, when it is
-/// used: the header, the meta and the rows at the open (the first state is
-/// computed from the rows); the id index only when a fold (an append, a
-/// follower's catch-up) or a lookup by id first needs it — a widget that
-/// only reads the state never touches its pages. Damage found at the open
-/// makes the snapshot ignored with a warning; damage found in the index
-/// later, once a state was published, ends the store's observations with an
-/// error (`LogFollower`), and nothing wrong is ever published.
+/// used: the header, the meta and the stage at the open — the first state
+/// is computed from the stage, so a widget that only reads the state never
+/// touches the other sections' pages; the tables and rows when the samples
+/// are first needed (a fold, a query, a lookup); the id index when a fold
+/// or a lookup by id first needs it. Damage found at the open makes the
+/// snapshot ignored with a warning; damage found later, once a state was
+/// published, ends the store's observations with an error (`LogFollower`),
+/// and nothing wrong is ever published.
 ///
 /// Writing streams: the checks are computed over the memory that holds the
 /// rows and the slots, then the header and the sections are written one
 /// after the other to the temporary file (``withParts(_:at:foldVersions:eventVersions:_:)``);
-/// no copy of the file is built in memory.
+/// no copy of the rows or the index is built in memory.
 package enum SnapshotFile {
     static let magic = "DUNESNP1"
 
@@ -72,15 +75,18 @@ package enum SnapshotFile {
         case ignored(warning: String)
     }
 
-    /// The header's length: magic, version, count, three sections, its own check.
-    static let headerLength = 16 + 3 * 40 + 32
+    /// The number of sections.
+    static let sectionCount = 5
+
+    /// The header's length: magic, version, count, the sections' lengths and checks, its own check.
+    static let headerLength = 16 + sectionCount * 40 + 32
 
     /// The snapshot beside `logPath`, checked against the log.
     ///
     /// The file is mapped, not read: the header, the small values and the
-    /// rows are checked and taken now, the id index is left in the mapping
-    /// until a fold first needs it (``SnapshotIndex``).
-    /// - Complexity: O(r) for r current samples (the rows); the log is read only at the stamped line.
+    /// daily stage are checked and taken now; the samples and the id index
+    /// are left in the mapping until they are first needed (``SnapshotSamples``, ``SnapshotIndex``).
+    /// - Complexity: O(d) for d days with a sample; the log is read only at the stamped line.
     package static func load(logPath: String) -> Loaded {
         let path = path(forLog: logPath)
         guard LogCacheFile.exists(path) else { return .missing }
@@ -141,18 +147,23 @@ package enum SnapshotFile {
         guard let stamp = LogStamp(from: &reader) else { return damaged }
         if let mismatch = stampMismatch(stamp) { return ignored(mismatch) }
         guard let meta = ProjectionSnapshot.readMeta(from: &reader), reader.isAtEnd, meta.throughSeq == stamp.lastSeq,
+              let stageBytes = file.bytes(sections[1].length, at: offset), CacheChecksum(stageBytes) == sections[1].check,
+              case var stageReader = BinaryReader(Array(stageBytes), from: 0),
+              let stage = DailyStage(snapshot: &stageReader), stageReader.isAtEnd,
               // Divided, not multiplied: counts from a crafted file must not overflow.
-              sections[1].length % 64 == 0, sections[1].length / 64 == meta.rowCount,
-              sections[2].length % 8 == 0, sections[2].length / 8 == meta.indexCapacity,
-              let rows = readRows(file, count: meta.rowCount, at: offset, check: sections[1].check),
-              ProjectionSnapshot.rowsAreValid(rows, meta)
+              sections[3].length % 64 == 0, sections[3].length / 64 == meta.rowCount,
+              sections[4].length % 8 == 0, sections[4].length / 8 == meta.indexCapacity
         else { return damaged }
         offset += sections[1].length
-        let index = MappedIndex(file: file, offset: offset, capacity: meta.indexCapacity, count: meta.rowCount, check: sections[2].check)
-        let samples = SampleBlock(rows: rows, fullSamples: meta.fullSamples, sources: meta.sources)
-        return .success((ProjectionSnapshot(throughSeq: meta.throughSeq, samples: samples, index: .mapped(index),
-                                            profileSleepTargetMinutes: meta.profileSleepTargetMinutes, profileSeq: meta.profileSeq,
-                                            syncStatus: meta.syncStatus, appParts: meta.appParts), stamp))
+        let tables = (offset: offset, length: sections[2].length, check: sections[2].check)
+        offset += sections[2].length
+        let samples = MappedSamples(file: file, tables: tables, rows: (offset, sections[3].check), rowCount: meta.rowCount,
+                                    throughSeq: meta.throughSeq)
+        offset += sections[3].length
+        let index = MappedIndex(file: file, offset: offset, capacity: meta.indexCapacity, count: meta.rowCount, check: sections[4].check)
+        return .success((ProjectionSnapshot(throughSeq: meta.throughSeq, samples: .mapped(samples), index: .mapped(index), stage: stage,
+                                            sourceCounts: meta.sourceCounts, profileSleepTargetMinutes: meta.profileSleepTargetMinutes,
+                                            profileSeq: meta.profileSeq, syncStatus: meta.syncStatus, appParts: meta.appParts), stamp))
     }
 
     /// The sections' lengths and checks, when `file` starts with a whole
@@ -169,10 +180,10 @@ package enum SnapshotFile {
                 == { var tail = BinaryReader(header, from: headerLength - 32); return CacheChecksum(from: &tail) }()
         else { return .failure(.damaged) }
         reader = BinaryReader(header, from: 12)
-        guard reader.uint32() == 3 else { return .failure(.damaged) }
+        guard reader.uint32() == UInt32(sectionCount) else { return .failure(.damaged) }
         var sections: [(length: Int, check: CacheChecksum)] = []
         var total = headerLength
-        for _ in 0..<3 {
+        for _ in 0..<sectionCount {
             guard let length = reader.integer(), length >= 0, length <= file.bytes.count, let check = CacheChecksum(from: &reader) else {
                 return .failure(.damaged)
             }
@@ -183,50 +194,47 @@ package enum SnapshotFile {
         return .success(sections)
     }
 
-    /// `count` rows at `offset`, when their bytes pass `check`: copied from
-    /// the mapping straight into the array's memory where a row's layout is its file layout.
-    private static func readRows(_ file: MappedFile, count: Int, at offset: Int, check: CacheChecksum) -> [PackedSample]? {
-        guard let bytes = file.bytes(count * 64, at: offset) else { return nil }
-        guard PackedSample.hasSnapshotLayout else {
-            guard CacheChecksum(bytes) == check else { return nil }
-            return (0..<count).map { PackedSample(snapshotBytes: bytes, at: $0 * 64) }
-        }
-        // PackedSample holds only integers and a Double: any bytes are a valid row (the checks after the copy say which are sane).
-        return ZeroedMemory.rows(of: PackedSample.self, count: count) { room in
-            file.copy(bytes, releasingInto: room)
-            return CacheChecksum(room.view) == check
-        }
-    }
-
     /// Calls `body` with the parts of `<log>.snapshot` for `snapshot`, taken
     /// at `stamp`, in file order: the header (with each section's check) and
-    /// the three sections. The rows and the index slots are views of the
+    /// the five sections. The rows and the index slots are views of the
     /// memory that holds them, so writing the parts one after the other
-    /// streams the file: no second copy of it is ever built.
+    /// streams the file: no second copy of them is ever built.
     /// (`foldVersions` other than the running code's only in tests of stale snapshots.)
+    /// - Returns: What `body` returned; `nil`, without calling it, when
+    ///   `snapshot` holds the samples of a mapped snapshot that fail their
+    ///   check (an engine's ``ReadModelEngine/snapshot`` never does).
     static func withParts<Result>(_ snapshot: ProjectionSnapshot, at stamp: LogStamp,
                                   foldVersions: [UInt32] = ProjectionSnapshot.foldVersions,
-                                  eventVersions: String = EventVersions.stamp, _ body: ([ByteView]) -> Result) -> Result {
+                                  eventVersions: String = EventVersions.stamp, _ body: ([ByteView]) -> Result) -> Result? {
+        guard let block = snapshot.samples.loaded() else { return nil }
         var meta = BinaryWriter()
         for version in foldVersions { meta.uint32(version) }
         meta.string(eventVersions)
         stamp.write(to: &meta)
         snapshot.writeMeta(to: &meta)
+        var stage = BinaryWriter()
+        snapshot.stage.write(to: &stage)
+        var tables = BinaryWriter()
+        ProjectionSnapshot.writeTables(of: block, to: &tables)
         return ByteView.with(meta.bytes) { meta in
-            withRowBytes(snapshot.samples) { rows in
-                snapshot.index.withSlotBytes { slots in
-                    let sections = [meta, rows, slots]
-                    var header = BinaryWriter()
-                    header.uint32(ProjectionSnapshot.formatVersion)
-                    header.uint32(UInt32(sections.count))
-                    for section in sections {
-                        header.integer(section.count)
-                        CacheChecksum(section).write(to: &header)
+            ByteView.with(stage.bytes) { stage in
+                ByteView.with(tables.bytes) { tables in
+                    withRowBytes(block) { rows in
+                        snapshot.index.withSlotBytes { slots in
+                            let sections = [meta, stage, tables, rows, slots]
+                            var header = BinaryWriter()
+                            header.uint32(ProjectionSnapshot.formatVersion)
+                            header.uint32(UInt32(sections.count))
+                            for section in sections {
+                                header.integer(section.count)
+                                CacheChecksum(section).write(to: &header)
+                            }
+                            var start = Array(magic.utf8) + header.bytes
+                            CacheChecksum(start).write(to: &header)
+                            start = Array(magic.utf8) + header.bytes
+                            return ByteView.with(start) { body([$0] + sections) }
+                        }
                     }
-                    var start = Array(magic.utf8) + header.bytes
-                    CacheChecksum(start).write(to: &header)
-                    start = Array(magic.utf8) + header.bytes
-                    return ByteView.with(start) { body([$0] + sections) }
                 }
             }
         }
@@ -256,9 +264,10 @@ package enum SnapshotFile {
                               fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
         removeStaleTemporaries(logPath: logPath)
         let destination = path(forLog: logPath)
-        try withParts(snapshot, at: stamp) { parts in
+        guard let written = withParts(snapshot, at: stamp, { parts in
             Result { () throws(DuneEventsError) in try AtomicFile.write(parts: parts, to: destination, protection: protection, fileSystem: fileSystem) }
-        }.get()
+        }) else { throw unreadableSamples(destination) }
+        try written.get()
     }
 
     /// Removes the temporary snapshots (`<log>.snapshot.tmp-<pid>`) a process
@@ -271,10 +280,16 @@ package enum SnapshotFile {
 
     /// The error that ends a store (or a command) whose snapshot beside
     /// `logPath` was found damaged in a section read after its state was
-    /// published (``ReadModelEngine/snapshotIsDamaged``).
+    /// published (``ReadModelEngine/snapshotIsDamaged``): its samples or its id index.
     package static func damageError(logPath: String) -> DuneEventsError {
-        DuneEventsError(.corruptLog, "\(path(forLog: logPath)): the id index failed its check when first read; "
+        DuneEventsError(.corruptLog, "\(path(forLog: logPath)): a section read after the open (the samples or the id index) failed its check; "
                         + "the snapshot (a cache) is removed by the next read-write store that meets it, and the log is then replayed", location: .init(path: path(forLog: logPath)))
+    }
+
+    /// The error of a write given a snapshot whose samples could not be read (see ``withParts(_:at:foldVersions:eventVersions:_:)``).
+    private static func unreadableSamples(_ destination: String) -> DuneEventsError {
+        DuneEventsError(.corruptLog, "\(destination): not written: the samples of the snapshot it was to be made from failed their check",
+                        location: .init(path: destination))
     }
 
     /// Removes the snapshot beside `logPath`, if any.
@@ -297,9 +312,10 @@ extension SnapshotFile {
     package static func writeIfLockFree(_ fold: ReadModelEngine, at stamp: LogStamp, logPath: String,
                                         protection: FileProtection) throws(DuneEventsError) -> Bool {
         let destination = path(forLog: logPath)
-        let prepared = try withParts(fold.snapshot, at: stamp) { parts in
+        guard let snapshot = fold.snapshot, let preparing = withParts(snapshot, at: stamp, { parts in
             Result { () throws(DuneEventsError) in try AtomicFile.prepare(parts: parts, for: destination, protection: protection) }
-        }.get()
+        }) else { return false }
+        let prepared = try preparing.get()
         var committed = false
         defer { if !committed { prepared.discard() } }
         let log = try LogFile.openForAppend(path: logPath, create: false, lock: .deferred, protection: protection)

@@ -519,7 +519,15 @@ public actor DuneStore {
     /// - Complexity: In proportion to the days of the range and their samples, not to the log.
     public func samples(of kind: SampleKind, in days: ClosedRange<DayKey>) async -> SampleQueryResult {
         await follow()
-        return await follower.samples(of: kind, in: days)
+        do {
+            return try await follower.samples(of: kind, in: days)
+        } catch {
+            // The snapshot's samples proved damaged: the follower folded the log again
+            // without it, so the answer is still right; the store ends its observations
+            // with the damage, as when it is found while following.
+            fail(error)
+            return (try? await follower.samples(of: kind, in: days)) ?? SampleQueryResult(throughSeq: 0, samples: [])
+        }
     }
 
     /// The seq of the last event folded into the read models (0 for an empty log), after the read's check of the file.
@@ -542,7 +550,12 @@ public actor DuneStore {
     /// current with the log, in id order: what a reconcile compares with the source.
     package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) async -> [String] {
         await follow()
-        return await follower.liveSampleIDs(of: type, on: days)
+        do {
+            return try await follower.liveSampleIDs(of: type, on: days)
+        } catch {
+            fail(error)  // as in samples(of:in:)
+            return (try? await follower.liveSampleIDs(of: type, on: days)) ?? []
+        }
     }
 
     /// The seq of the snapshot the read models started from or last wrote (0: none).

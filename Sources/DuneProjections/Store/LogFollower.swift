@@ -105,7 +105,7 @@ package actor LogFollower {
         try readTail(&position, isCancelled: isCancelled)
         if position.fold.snapshotIsDamaged {
             // Found before any state was published: as a snapshot refused at open.
-            warnings.append("warning: \(SnapshotFile.path(forLog: path)): not used (its id index is damaged); the log is replayed in full")
+            warnings.append("warning: \(SnapshotFile.path(forLog: path)): not used (its samples or id index are damaged); the log is replayed in full")
             return try load(path: path, usesSnapshots: false, appProjections: appProjections, warnings: &warnings, isCancelled: isCancelled)
         }
         return position
@@ -249,9 +249,32 @@ package actor LogFollower {
     }
 
     /// The current samples of `kind` in `days`, in time order, at the fold's seq.
-    package func samples(of kind: SampleKind, in days: ClosedRange<DayKey>) -> SampleQueryResult {
-        SampleQueryResult(throughSeq: position.fold.throughSeq,
-                          samples: position.fold.samples.samples(of: kind, in: days).map(\.sample))
+    /// - Throws: The snapshot's damage, when its samples were read now and
+    ///   failed their check (see ``readSnapshotSamples()``; asked again, the
+    ///   follower answers from the log).
+    package func samples(of kind: SampleKind, in days: ClosedRange<DayKey>) throws -> SampleQueryResult {
+        try readSnapshotSamples()
+        return SampleQueryResult(throughSeq: position.fold.throughSeq,
+                                 samples: position.fold.samples.samples(of: kind, in: days).map(\.sample))
+    }
+
+    /// Reads the samples of the snapshot the fold was restored from, when
+    /// it has not yet (they stay in the file until a fold or a query needs them).
+    ///
+    /// When they fail their check, the log is folded again without the
+    /// snapshot — the same state, so nothing new is published, and what is
+    /// read next is right — and the damage is thrown: the store ends its
+    /// observations with it, as with damage found while following.
+    private func readSnapshotSamples() throws {
+        guard !position.fold.readSamples() else { return }
+        do {
+            position = try Self.load(path: path, usesSnapshots: false, appProjections: appProjections, warnings: &warnings,
+                                     isCancelled: { false })
+        } catch is Cancelled {
+            throw CancellationError()
+        }
+        generation += 1
+        throw SnapshotFile.damageError(logPath: path)
     }
 
     /// The seq of the last folded event.
@@ -264,9 +287,11 @@ package actor LogFollower {
     }
 
     /// The ids of the live samples of `type` whose day lies in `days`, in id order.
+    /// - Throws: As ``samples(of:in:)``.
     /// - Complexity: that of ``SampleStore/samples(of:in:)``, plus O(m log m) for m ids.
-    package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) -> [String] {
-        position.fold.samples.samples(of: type, in: days).map(\.sample.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    package func liveSampleIDs(of type: SampleKind, on days: ClosedRange<DayKey>) throws -> [String] {
+        try readSnapshotSamples()
+        return position.fold.samples.samples(of: type, in: days).map(\.sample.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The warnings gathered since the last call.

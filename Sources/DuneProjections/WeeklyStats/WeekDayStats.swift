@@ -18,14 +18,14 @@ public struct WeekDayStats: Sendable, Equatable {
     public let steps: Double?
 
     /// The day `date` from its values, or an empty day when it has no sample.
-    package init(date: DayKey, values: DailyValues?) {
-        let totals = WeekTotals(workouts: values?.workouts ?? [], steps: [])
+    init(date: DayKey, day: WeeklyDay?) {
+        let totals = WeekTotals(workouts: day?.workouts ?? [], steps: [])
         self.date = date
         workouts = totals.workouts
         durationMinutes = totals.durationMinutes
         activeEnergyKcal = totals.activeEnergyKcal
         distanceKm = totals.distanceKm
         strengthVolumeKg = totals.strengthVolumeKg
-        steps = values?.steps?.value
+        steps = day?.steps
     }
 }

@@ -21,12 +21,12 @@ extension WeekStats {
     /// - Parameters:
     ///   - days: the values of the week's days that have a sample, ascending.
     ///   - previous: the totals of the week before, or `nil` for the first week.
-    package init(week: WeekKey, days: [DailyValues], previous: WeekTotals?) {
+    init(week: WeekKey, days: ArraySlice<WeeklyDay>, previous: WeekTotals?) {
         let monday = week.monday
         let workouts = days.flatMap(\.workouts).sorted { $0.sample < $1.sample }
         var stepValues: [Double] = []
         for day in days {
-            if let steps = day.steps?.value { stepValues.append(steps) }
+            if let steps = day.steps { stepValues.append(steps) }
         }
         let totals = WeekTotals(workouts: workouts, steps: stepValues)
         // Workouts grouped by type in one pass (each group keeps `seq` order), then
@@ -46,7 +46,7 @@ extension WeekStats {
         let byActivity = groups.map { ActivityStats(activityType: $0.type, workouts: $0.workouts) }
         let daily = (0..<7).map { offset in
             let date = monday.adding(days: offset)
-            return WeekDayStats(date: date, values: days.first { $0.date == date })
+            return WeekDayStats(date: date, day: days.first { $0.date == date })
         }
         self.init(week: week, totals: totals, byActivity: byActivity, daily: daily,
                   vsPreviousWeek: previous.map { WeekComparison(current: totals, previous: $0) }, workouts: workouts)

@@ -18,27 +18,24 @@ public struct WeeklyStatsModel: Sendable, Equatable, ReadModel {
         self.weeks = weeks
     }
 
-    /// The model of `daily` (every day with a sample, ascending).
-    /// - Complexity: O(d + w) for d days and w weeks, after the daily values.
-    package init(throughSeq: Int, daily: [DailyValues]) {
+    /// The model of `days` (every day with a sample, ascending).
+    /// - Complexity: O(d + w) for d days and w weeks.
+    init(throughSeq: Int, days: [WeeklyDay]) {
         var weeks: [WeekStats] = []
-        if let first = daily.first?.date.isoWeek, let last = daily.last?.date.isoWeek {
-            Self.appendWeeks(from: first, through: last, daily: daily, to: &weeks)
+        if let first = days.first?.date.isoWeek, let last = days.last?.date.isoWeek {
+            Self.appendWeeks(from: first, through: last, days: days[...], to: &weeks)
         }
         self.init(throughSeq: throughSeq, weeks: weeks)
     }
 
-    /// The model of the days from `firstDay` through `lastDay` (the first and
-    /// last with a sample), where the days before `firstChanged` have the
-    /// same values as in `previous`: the weeks before `firstChanged`'s are
-    /// taken from it (a week reads only its own days and the week before),
-    /// the others computed from `dailyValues(from:)` — every day with a sample
-    /// on and after the day it is given, ascending. The same model as
-    /// ``init(throughSeq:daily:)`` gives.
+    /// The model of `days` (every day with a sample, ascending), where the
+    /// days before `firstChanged` have the same values as in `previous`:
+    /// the weeks before `firstChanged`'s are taken from it (a week reads only
+    /// its own days and the week before), the others computed. The same
+    /// model as ``init(throughSeq:days:)`` gives.
     /// - Complexity: O(w) for w weeks, plus computing the weeks from `firstChanged`'s on.
-    package init(throughSeq: Int, firstDay: DayKey?, lastDay: DayKey?, keeping previous: WeeklyStatsModel,
-                 before firstChanged: DayKey, dailyValues: (DayKey) -> [DailyValues]) {
-        guard let first = firstDay?.isoWeek, let last = lastDay?.isoWeek else {
+    init(throughSeq: Int, days: [WeeklyDay], keeping previous: WeeklyStatsModel, before firstChanged: DayKey) {
+        guard let first = days.first?.date.isoWeek, let last = days.last?.date.isoWeek else {
             self.init(throughSeq: throughSeq, weeks: [])
             return
         }
@@ -48,25 +45,24 @@ public struct WeeklyStatsModel: Sendable, Equatable, ReadModel {
         if weeks.first?.week != first { weeks = [] }
         let start = weeks.last?.week.next ?? first
         if start <= last {
-            Self.appendWeeks(from: start, through: last, daily: dailyValues(start.monday), to: &weeks)
+            let from = days.firstIndex { $0.date >= start.monday } ?? days.endIndex
+            Self.appendWeeks(from: start, through: last, days: days[from...], to: &weeks)
         }
         self.init(throughSeq: throughSeq, weeks: weeks)
     }
 
     /// Appends the weeks `first…last` to `weeks` (which ends with the week before
-    /// `first`, if any), from `daily`: the days with a sample from `first` on, ascending.
-    private static func appendWeeks(from first: WeekKey, through last: WeekKey, daily: [DailyValues], to weeks: inout [WeekStats]) {
-        var index = 0
+    /// `first`, if any), from `days`: the days with a sample from `first` on, ascending.
+    private static func appendWeeks(from first: WeekKey, through last: WeekKey, days: ArraySlice<WeeklyDay>,
+                                    to weeks: inout [WeekStats]) {
+        var index = days.startIndex
         var week = first
         var previous = weeks.last?.totals
         while week <= last {
             let end = week.monday.adding(days: 7)
-            var days: [DailyValues] = []
-            while index < daily.count, daily[index].date < end {
-                days.append(daily[index])
-                index += 1
-            }
-            let stats = WeekStats(week: week, days: days, previous: previous)
+            let weekStart = index
+            while index < days.endIndex, days[index].date < end { index += 1 }
+            let stats = WeekStats(week: week, days: days[weekStart..<index], previous: previous)
             weeks.append(stats)
             previous = stats.totals
             week = week.next

@@ -41,7 +41,7 @@ extension ReadModelEngine {
                 try await Replayer.replayTail(try LogReader(path: logPath), after: stamp, into: &engine, progress: progress)
                 guard engine.snapshotIsDamaged else { return Restored(engine: engine, snapshotSeq: stamp.lastSeq, warnings: warnings) }
                 // Its id index, read only for the events after it, is damaged: as a snapshot refused outright.
-                warnings.append("warning: \(SnapshotFile.path(forLog: logPath)): not used (its id index is damaged); the log is replayed in full")
+                warnings.append("warning: \(SnapshotFile.path(forLog: logPath)): not used (its samples or id index are damaged); the log is replayed in full")
             case .missing:
                 break
             case .ignored(let warning):

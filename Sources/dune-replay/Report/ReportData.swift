@@ -27,7 +27,7 @@ struct ReportData {
         var engine = restored.engine
         let state = engine.state()
         let readiness = state.readiness
-        let counts = engine.samples.sampleCountsBySource()
+        let counts = engine.sampleCountsBySource()
         let sources = counts.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { SourceCount(source: $0, samples: counts[$0] ?? 0) }
         return ReportData(

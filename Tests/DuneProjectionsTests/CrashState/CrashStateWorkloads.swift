@@ -134,8 +134,8 @@ struct CrashWorkload: Sendable {
             _ = try await log.ingest(batch(0..<2))
             recorder.acknowledge(path)
             let engine = try await ReadModelEngine.restore(logPath: path, usingSnapshot: false).engine
-            guard let stamp = await log.stampAtEnd() else { throw CrashWorkloadError.noStamp }
-            try SnapshotFile.write(engine.snapshot, at: stamp, logPath: path, fileSystem: recorder.witness)
+            guard let stamp = await log.stampAtEnd(), let snapshot = engine.snapshot else { throw CrashWorkloadError.noStamp }
+            try SnapshotFile.write(snapshot, at: stamp, logPath: path, fileSystem: recorder.witness)
             for number in 1..<10 {
                 _ = try await log.ingest(batch((number * 3)..<(number * 3 + 2)))
                 recorder.acknowledge(path)

@@ -9,6 +9,6 @@ extension SnapshotFile {
                         eventVersions: String = EventVersions.stamp) -> [UInt8] {
         withParts(snapshot, at: stamp, foldVersions: foldVersions, eventVersions: eventVersions) { parts in
             parts.flatMap(Array.init)
-        }
+        } ?? []
     }
 }
