@@ -143,3 +143,31 @@ struct TrendsTests {
         #expect(file.fileName == "trends.json")
     }
 }
+
+/// The daily points' 7- and 28-day means, found by moving windows, are the
+/// formula's (``TrendFormula/avg7(_:on:)``, ``TrendFormula/avg28(_:on:)``) bit for bit.
+struct TrendWindowTests {
+    @Test func movingWindowsGiveTheFormulasMeans() {
+        // Days with gaps of 1 to 40 days, values with many decimals, runs of equal values.
+        var days: [DayKey] = []
+        var values: [Double] = []
+        var day = DayKey(year: 2020, month: 1, day: 1)
+        for index in 0..<600 {
+            days.append(day)
+            values.append(index % 50 < 10 ? 42 : 40 + Double((index * 7919) % 1000) / 37)
+            day = day.adding(days: [1, 1, 1, 2, 1, 3, 1, 1, 40, 1, 6, 27, 1, 28][index % 14])
+        }
+        let series = DailySeries(days: days, values: values)
+        let trend = MetricTrend(metric: .steps, series: series, lastDay: days.last)
+        #expect(trend.daily.count == days.count)
+        for (point, day) in zip(trend.daily, days) {
+            #expect(point.avg7.bitPattern == TrendFormula.avg7(series, on: day)?.bitPattern, "\(day)")
+            #expect(point.avg28.bitPattern == TrendFormula.avg28(series, on: day)?.bitPattern, "\(day)")
+        }
+        // Keeping any prefix of the points and computing the rest gives the same points.
+        for keptCount in [1, 9, 300, 599] {
+            let resumed = MetricTrend(metric: .steps, series: series, lastDay: days.last, keeping: trend.daily.prefix(keptCount))
+            #expect(resumed.daily == trend.daily, "kept \(keptCount)")
+        }
+    }
+}

@@ -84,6 +84,17 @@ public struct ReadinessDay: Sendable, Equatable {
     ///   - rhrSeries: daily resting heart rate over (at least) D−60…D−1, ascending.
     ///   - sleepTargetMinutes: the sleep target.
     package init(inputs: Inputs, hrvMeasure: HRVMeasure?, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double) {
+        let firstBaselineDay = inputs.date.adding(days: -ReadinessFormula.baselineWindowDays)
+        let lastBaselineDay = inputs.date.adding(days: -1)
+        self.init(inputs: inputs, hrvMeasure: hrvMeasure, lnHRV: lnHRV, rhrSeries: rhrSeries, sleepTargetMinutes: sleepTargetMinutes,
+                  hrvWindowStatistics: lnHRV.statistics(from: firstBaselineDay, through: lastBaselineDay),
+                  rhrWindowStatistics: rhrSeries.statistics(from: firstBaselineDay, through: lastBaselineDay))
+    }
+
+    /// The same, with the statistics of its two baseline windows (D−60…D−1
+    /// of `lnHRV` and of `rhrSeries`) already computed.
+    init(inputs: Inputs, hrvMeasure: HRVMeasure?, lnHRV: DailySeries, rhrSeries: DailySeries, sleepTargetMinutes: Double,
+         hrvWindowStatistics: SampleStatistics, rhrWindowStatistics: SampleStatistics) {
         let date = inputs.date
         self.date = date
         hrv = inputs.hrv
@@ -91,12 +102,10 @@ public struct ReadinessDay: Sendable, Equatable {
         rhr = inputs.rhr
         sleepMinutes = inputs.sleepMinutes
         self.sleepTargetMinutes = sleepTargetMinutes
-        let firstBaselineDay = date.adding(days: -ReadinessFormula.baselineWindowDays)
-        let lastBaselineDay = date.adding(days: -1)
         lnHRVSeries = lnHRV
         self.rhrSeries = rhrSeries
-        hrvWindowStatistics = lnHRV.statistics(from: firstBaselineDay, through: lastBaselineDay)
-        rhrWindowStatistics = rhrSeries.statistics(from: firstBaselineDay, through: lastBaselineDay)
+        self.hrvWindowStatistics = hrvWindowStatistics
+        self.rhrWindowStatistics = rhrWindowStatistics
 
         var hrvComponent: ReadinessComponent?
         if let hrv, let baseline = ReadinessFormula.baseline(hrvWindowStatistics) {

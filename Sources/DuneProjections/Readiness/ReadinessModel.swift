@@ -25,13 +25,28 @@ public struct ReadinessModel: Sendable, Equatable, ReadModel {
             kept = previous.days.prefix { $0.date < firstChanged }
         }
         let series = MeasureSeries(inputs)
-        var days = kept.map { $0.reading(lnHRV: series.lnHRV($0.hrvMeasure), rhrSeries: series.rhr) }
+        var days: [ReadinessDay] = []
+        days.reserveCapacity(inputs.count)
+        days += kept.lazy.map { $0.reading(lnHRV: series.lnHRV($0.hrvMeasure), rhrSeries: series.rhr) }
         // A day without HRV takes the measure of the latest earlier day with HRV.
         var measure = kept.last?.hrvMeasure
+        // Each day's baseline windows, D−60…D−1, move forward with the days.
+        var sdnnWindows = DailySeries.MovingWindows(series.lnSDNN)
+        var rmssdWindows = DailySeries.MovingWindows(series.lnRMSSD)
+        var rhrWindows = DailySeries.MovingWindows(series.rhr)
+        let empty = SampleStatistics(EmptyCollection<Double>())
         for day in inputs.dropFirst(kept.count) {
             measure = day.hrvMeasure ?? measure
+            let first = day.date.adding(days: -ReadinessFormula.baselineWindowDays)
+            let last = day.date.adding(days: -1)
+            let hrvWindow = switch measure {
+            case .sdnn: sdnnWindows.statistics(from: first, through: last)
+            case .rmssd: rmssdWindows.statistics(from: first, through: last)
+            case nil: empty
+            }
             days.append(ReadinessDay(inputs: day, hrvMeasure: measure, lnHRV: series.lnHRV(measure), rhrSeries: series.rhr,
-                                     sleepTargetMinutes: sleepTargetMinutes))
+                                     sleepTargetMinutes: sleepTargetMinutes, hrvWindowStatistics: hrvWindow,
+                                     rhrWindowStatistics: rhrWindows.statistics(from: first, through: last)))
         }
         self.throughSeq = throughSeq
         self.sleepTargetMinutes = sleepTargetMinutes

@@ -21,6 +21,8 @@ package struct DailySeries: Sendable, Equatable {
     package init<Entry>(_ entries: [Entry], date: (Entry) -> DayKey, value: (Entry) -> Double?) {
         var days: [DayKey] = []
         var values: [Double] = []
+        days.reserveCapacity(entries.count)
+        values.reserveCapacity(entries.count)
         for entry in entries {
             guard let v = value(entry) else { continue }
             days.append(date(entry))
@@ -71,5 +73,31 @@ package struct DailySeries: Sendable, Equatable {
             if days[mid] < day { low = mid + 1 } else { high = mid }
         }
         return low
+    }
+}
+
+extension DailySeries {
+    /// ``DailySeries/statistics(from:through:)`` of windows that move
+    /// forward (neither bound ever moves back), each bound found by stepping
+    /// on from the last window's rather than by a search: the same values in
+    /// the same order, so the same numbers bit for bit, for a model that asks
+    /// for one window per day.
+    struct MovingWindows {
+        let series: DailySeries
+        private var lower = 0
+        private var upper = 0
+
+        init(_ series: DailySeries) {
+            self.series = series
+        }
+
+        /// The statistics of the values from `first` through `last`; both must be
+        /// on or after the previous call's.
+        mutating func statistics(from first: DayKey, through last: DayKey) -> SampleStatistics {
+            let days = series.days
+            while lower < days.count, days[lower] < first { lower += 1 }
+            while upper < days.count, days[upper] <= last { upper += 1 }
+            return SampleStatistics(series.values[lower..<max(lower, upper)])
+        }
     }
 }

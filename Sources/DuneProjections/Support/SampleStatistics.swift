@@ -26,13 +26,17 @@ public struct SampleStatistics: Sendable, Equatable {
             sd = nil
             return
         }
-        if values.allSatisfy({ $0 == first }) {
+        var sum = 0.0
+        var allEqual = true
+        for value in values {
+            sum += value
+            allEqual = allEqual && value == first
+        }
+        if allEqual {
             mean = first
             sd = n < 2 ? nil : 0
             return
         }
-        var sum = 0.0
-        for value in values { sum += value }
         let mean = sum / Double(n)
         self.mean = mean
         guard n >= 2 else {
@@ -47,8 +51,17 @@ public struct SampleStatistics: Sendable, Equatable {
         sd = (squares / Double(n - 1)).squareRoot()
     }
 
-    /// The mean of `values` summed in the given order; `nil` when empty.
+    /// The mean of `values` summed in the given order; `nil` when empty:
+    /// ``mean`` of `SampleStatistics(values)`, bit for bit, without the
+    /// second pass for the deviation.
     package static func mean<Values: Collection<Double>>(_ values: Values) -> Double? {
-        SampleStatistics(values).mean
+        guard let first = values.first else { return nil }
+        var sum = 0.0
+        var allEqual = true
+        for value in values {
+            sum += value
+            allEqual = allEqual && value == first
+        }
+        return allEqual ? first : sum / Double(values.count)
     }
 }

@@ -33,11 +33,24 @@ public struct MetricTrend: Sendable, Equatable {
         self.measure = measure
         self.series = series
         var daily = Array(kept)
+        daily.reserveCapacity(series.days.count)
+        // The 7- and 28-day windows ending on each day (`TrendFormula.avg7`, `avg28`):
+        // the same values, in the same order, found by moving each window's first
+        // index forward with the days instead of searching for it every day.
+        var first7 = kept.count
+        var first28 = kept.count
+        if let start = series.days.dropFirst(kept.count).first {
+            first7 = series.firstIndex(notBefore: start.adding(days: -6))
+            first28 = series.firstIndex(notBefore: start.adding(days: -27))
+        }
         for index in series.days.indices.dropFirst(kept.count) {
             let day = series.days[index]
-            daily.append(TrendPoint(date: day, value: series.values[index],
-                                    avg7: TrendFormula.avg7(series, on: day) ?? series.values[index],
-                                    avg28: TrendFormula.avg28(series, on: day) ?? series.values[index]))
+            while series.days[first7] < day.adding(days: -6) { first7 += 1 }
+            while series.days[first28] < day.adding(days: -27) { first28 += 1 }
+            let values = series.values
+            daily.append(TrendPoint(date: day, value: values[index],
+                                    avg7: SampleStatistics.mean(values[first7...index]) ?? values[index],
+                                    avg28: SampleStatistics.mean(values[first28...index]) ?? values[index]))
         }
         self.daily = daily
         if let lastDay {

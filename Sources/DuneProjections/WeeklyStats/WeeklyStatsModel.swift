@@ -23,6 +23,7 @@ public struct WeeklyStatsModel: Sendable, Equatable, ReadModel {
     init(throughSeq: Int, days: [WeeklyDay]) {
         var weeks: [WeekStats] = []
         if let first = days.first?.date.isoWeek, let last = days.last?.date.isoWeek {
+            weeks.reserveCapacity((last.monday.ordinal - first.monday.ordinal) / 7 + 1)
             Self.appendWeeks(from: first, through: last, days: days[...], to: &weeks)
         }
         self.init(throughSeq: throughSeq, weeks: weeks)

@@ -298,13 +298,15 @@ struct StoreBench {
 
     static func firstState(log: String, access: DuneStore.Access) async throws {
         let before = memory()
+        let cpuStart = cpuMilliseconds()
         let start = ContinuousClock.now
         let store = try await DuneStore.open(at: log, options: DuneStore.Options(access: access))
         let state = await store.state
         let elapsed = milliseconds(since: start)
+        let cpu = cpuMilliseconds() - cpuStart
         let after = memory()
-        print(String(format: "first-state %@: %.1f ms, resident +%.1f MB (%.1f → %.1f MB), peak %.1f MB (throughSeq %d)",
-                     access == .readOnly ? "read-only" : "read-write", elapsed, after.resident - before.resident,
+        print(String(format: "first-state %@: %.1f ms, process CPU %.1f ms, resident +%.1f MB (%.1f → %.1f MB), peak %.1f MB (throughSeq %d)",
+                     access == .readOnly ? "read-only" : "read-write", elapsed, cpu, after.resident - before.resident,
                      before.resident, after.resident, after.peak, state.throughSeq))
         await store.close()
     }
