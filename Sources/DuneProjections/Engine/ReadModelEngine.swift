@@ -11,10 +11,12 @@ import DuneEvents
 ///    the current samples (``SampleStore``, every kind: the one sample store),
 ///    the sleep target (``ReadinessProjection``), refreshes and tasks
 ///    (``SyncStatusProjection``).
-/// 2. **Daily stage** (``DailyStage``). The daily values of every day with a
-///    sample and their ``DailyMetrics``, computed once from the samples and
-///    shared by the readiness, trends and weekly-stats models; after an
-///    append only the days from the earliest changed one are recomputed.
+/// 2. **Daily stage** (``DailyStage``). The ``DailyMetrics`` and the
+///    ``WeeklyDay`` of every day with a sample, computed once from the
+///    samples and shared by the readiness, trends and weekly-stats models;
+///    after an append only the days from the earliest changed one are
+///    recomputed. A snapshot stores it, so an engine restored from one
+///    computes its first state without reading a sample.
 /// 3. **Models.** Each model is computed from the stage (and its own fold).
 ///
 /// The engine is a value: its host (a store's follower actor, or the task of
