@@ -369,11 +369,13 @@ func system_processorCount() -> Int {
 func system_directoryEntries(_ path: UnsafePointer<CChar>) -> [String]? {
     guard let directory = opendir(path) else { return nil }
     defer { closedir(directory) }
+    guard let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return nil }
     var names: [String] = []
     while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        // The name is read in place, up to its NUL: an entry may be shorter than
+        // `dirent` (the kernel packs them, each as long as its name), so copying
+        // the whole `d_name` array can read past the end of the buffer readdir fills.
+        let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
         if name != ".", name != ".." { names.append(name) }
     }
     return names
