@@ -79,8 +79,10 @@ extension IngestState {
         for versions in samples.values {
             writer.uint64(versions.first.high)
             writer.uint64(versions.first.low)
-            // `later` (UInt32) then `live` (UInt32), as two little-endian words in one.
-            writer.uint64(UInt64(versions.live ? 1 : 0) << 32 | UInt64(UInt32(bitPattern: versions.later)))
+            // `later` (UInt32) then the flags (UInt32: 1 live, 2 the first digest deferred,
+            // `first` then holding its seq), as two little-endian words in one.
+            let flags: UInt64 = (versions.live ? 1 : 0) | (versions.firstIsDeferred ? 2 : 0)
+            writer.uint64(flags << 32 | UInt64(UInt32(bitPattern: versions.later)))
             spill()
         }
         writer.integer(laterSampleVersions.count)
@@ -126,8 +128,11 @@ extension IngestState {
         var versions: [SampleVersions] = []
         versions.reserveCapacity(sampleCount)
         for _ in 0..<sampleCount {
-            guard let first = reader.digest(), let later = reader.uint32(), let live = reader.uint32() else { return nil }
-            versions.append(SampleVersions(first: first, live: live != 0, later: Int32(bitPattern: later)))
+            guard let first = reader.digest(), let later = reader.uint32(), let flags = reader.uint32(), flags <= 3,
+                  flags & 2 == 0 || (first.high == 0 && first.low >= 1 && first.low <= UInt64(lastSeq))
+            else { return nil }
+            versions.append(SampleVersions(first: first, live: flags & 1 != 0, later: Int32(bitPattern: later),
+                                           firstIsDeferred: flags & 2 != 0))
         }
         guard let laterCount = reader.count(itemBytes: 8) else { return nil }
         laterSampleVersions.reserveCapacity(laterCount)
@@ -137,7 +142,8 @@ extension IngestState {
             laterSampleVersions.append(digests)
             currentSampleVersions.append(current)
         }
-        guard versions.allSatisfy({ $0.later < Int32(laterCount) }) else { return nil }
+        // A deferred first version is of a sample never stored again since (else it was resolved).
+        guard versions.allSatisfy({ $0.later < Int32(laterCount) && !($0.firstIsDeferred && $0.later >= 0) }) else { return nil }
         samples = DigestTable(keys: sampleKeys, values: versions)
         indexManyCorrections()
         guard let lineCount = reader.count(itemBytes: 16), let lines = reader.digests(lineCount) else { return nil }

@@ -53,12 +53,25 @@ package struct IngestState: Sendable {
 
     /// What is remembered of one sample id.
     struct SampleVersions: Sendable, Equatable {
-        /// The content it was first stored with.
+        /// The content it was first stored with; while ``firstIsDeferred``,
+        /// the seq of the event that stored it (``deferred(seq:)``).
         var first: ContentDigest
         /// Whether its latest event is an ingest, not a deletion.
         var live: Bool
         /// Index into `laterSampleVersions`, or -1 when it was never corrected.
         var later: Int32
+        /// Whether the digest of the first content is not computed yet: a
+        /// replay leaves it to be read back from the log when a line with
+        /// this sample id arrives (IngestState+Deferred.swift).
+        var firstIsDeferred = false
+
+        /// A sample first stored by event `seq`, its content digest deferred.
+        static func deferred(seq: Int) -> SampleVersions {
+            SampleVersions(first: ContentDigest(high: 0, low: UInt64(seq)), live: true, later: -1, firstIsDeferred: true)
+        }
+
+        /// The seq of the event that first stored the sample, while its digest is deferred.
+        var deferredSeq: Int? { firstIsDeferred ? Int(first.low) : nil }
     }
 
     package init() {}
@@ -229,6 +242,7 @@ package struct IngestState: Sendable {
             return
         }
         let versions = samples.values[index]
+        precondition(!versions.firstIsDeferred, "IngestState: a sample's deferred content must be resolved before it is folded again")
         if let content, hasStored(versions, key: key, content: content) {
             // A correction back to an older version (or the same content again): it is current now.
             if versions.later >= 0 { currentSampleVersions[Int(versions.later)] = content }
@@ -274,6 +288,7 @@ package struct IngestState: Sendable {
 
     /// - Complexity: O(1): at most ``indexedCorrections`` digests are compared.
     private func hasStored(_ versions: SampleVersions, key: ContentDigest, content: ContentDigest) -> Bool {
+        precondition(!versions.firstIsDeferred, "IngestState: a sample's deferred content must be resolved before a decision reads it")
         if versions.first == content { return true }
         guard versions.later >= 0 else { return false }
         let later = laterSampleVersions[Int(versions.later)]

@@ -345,9 +345,15 @@ package actor EventLog {
                                isCancelled: () -> Bool = { false }) throws(DuneEventsError) -> LogReader.End {
         struct Cancelled: Error {}
         do {
-            return try LogReader(file: file).forEachEventBatch(startingAt: start, digesting: { IngestState.digests(of: $0) }) { batch, digests in
+            // Samples' content digests are deferred (IngestState+Deferred.swift): only a sample id
+            // seen again reads its first version back, from the lines this replay has passed.
+            let end = try file.size
+            return try LogReader(file: file).forEachEventBatch(startingAt: start, digesting: { IngestState.deferringDigests(of: $0) }) {
+                batch, digests in
                 if isCancelled() { throw Cancelled() }
-                state.evolve(batch, digests: digests)
+                try state.evolve(batch, deferringDigests: digests) { seq throws(DuneEventsError) in
+                    try storedSampleContent(file, seq: seq, before: end)
+                }
             }
         } catch let error as DuneEventsError {
             throw error
@@ -355,6 +361,48 @@ package actor EventLog {
             throw DuneEventsError(.closed, "the open was cancelled", location: .init(path: file.path))
         } catch {
             throw DuneEventsError(.io, "reading '\(file.path)' failed: \(error)", location: .init(path: file.path))
+        }
+    }
+
+    /// The digest of the input content of sample event `seq` of `file`
+    /// (among the lines before `end`): what the deciders' state defers until
+    /// a line with that sample id arrives (IngestState+Deferred.swift).
+    ///
+    /// - Throws: `corruptLog` when the line is missing, damaged or not a sample.
+    private static func storedSampleContent(_ file: LogFile, seq: Int, before end: Int) throws(DuneEventsError) -> ContentDigest {
+        func damaged(_ reason: String) -> DuneEventsError {
+            DuneEventsError(.corruptLog, "event seq \(seq), a sample the deciders' state remembers, cannot be read back: \(reason)",
+                            location: .init(path: file.path, seq: seq))
+        }
+        guard let line = try file.line(ofSeq: seq, before: end) else { throw damaged("no line has that seq") }
+        guard StoredLine.isIntact(line) else { throw damaged(LogReader.crcMismatchReason) }
+        let recorded: RecordedEvent
+        do {
+            recorded = try EventCodec.decode(line)
+        } catch {
+            throw damaged(error.reason)
+        }
+        guard recorded.seq == seq, case .sampleIngested = recorded.event.payload, let content = recorded.event.inputContent else {
+            throw damaged("it is not a sample.ingested event")
+        }
+        return ContentDigest(content)
+    }
+
+    /// Computes the deferred first version of each sample that `items` name
+    /// (before they are decided: a decision compares against it).
+    private func resolveDeferred(_ items: [IngestItem], in state: inout IngestState, file: LogFile) throws(DuneEventsError) {
+        let end = size
+        for item in items {
+            let key: ContentDigest
+            switch item {
+            case .prepared(let sample): key = sample.key
+            case .command(let command):
+                guard case .sample(let sample) = command.intent else { continue }
+                key = ContentDigest(string: sample.id)
+            }
+            try state.resolveFirstVersion(ofSample: key) { seq throws(DuneEventsError) in
+                try Self.storedSampleContent(file, seq: seq, before: end)
+            }
         }
     }
 
@@ -453,9 +501,17 @@ package actor EventLog {
     /// The deciders' current state (idempotency, refresh coordinator, tasks); rebuilds a deferred state first.
     /// - Throws: What rebuilding a deferred state throws (`corruptLog`, `io`),
     ///   never an empty state for a log it could not read.
+    ///
+    /// Every deferred content digest (IngestState+Deferred.swift) is computed
+    /// first, reading those samples' lines back, so that the state equals an
+    /// eager fold of the log; the state keeps them.
     package var ingestState: IngestState {
         get throws(DuneEventsError) {
             try loadDeferredState()
+            if let file {
+                let end = size
+                try state.resolveAllDeferred { seq throws(DuneEventsError) in try Self.storedSampleContent(file, seq: seq, before: end) }
+            }
             return state
         }
     }
@@ -522,6 +578,9 @@ package actor EventLog {
         // Decide on a uniquely referenced state so its dictionaries are updated in
         // place: copying them per batch would make ingest quadratic in the log's size.
         // Only an atomic batch keeps the old state, to fall back to on a conflict.
+        // Deferred first versions of the samples named here are computed into the
+        // kept state (they hold whatever this batch decides), before any decision.
+        try resolveDeferred(items, in: &state, file: file)
         var next = IngestState()
         if atomic { next = state } else { swap(&next, &state) }
         var results: [CommandResult] = []

@@ -1,0 +1,137 @@
+/// Deferred content digests: what a replay leaves out.
+///
+/// Folding a stored sample needs its id's digest (the key) at once, but the
+/// digest of its content only when something compares against it: a later
+/// line with the same sample id (a correction, a re-sent old version, a
+/// re-ingested file). Writing a sample's canonical input content and
+/// digesting it costs about as much as decoding its line, so a replay
+/// (``evolve(_:deferringDigests:storedContent:)``) does not: a sample seen
+/// once is remembered by its key and the seq of the event that stored it
+/// (``SampleVersions/deferred(seq:)``). The digest is computed from the log,
+/// by `storedContent` (the event of that seq, decoded, its
+/// ``Event/inputContent`` digested: exactly the digest an eager fold keeps),
+/// the first time a line with that sample id is decided or folded
+/// (``resolveFirstVersion(ofSample:storedContent:)``), and then kept.
+///
+/// A seq, not a byte offset, names the event: `forget` rewrites the log and
+/// moves lines, but keeps every seq. A sample whose events `forget` redacted
+/// leaves the state (``erase(_:)``), so no deferred seq names a redacted line.
+///
+/// Every decision is the one an eager state gives: ``hasStored`` and
+/// ``evolveSample(key:content:)`` refuse (a precondition, never input) to
+/// read a deferred entry, so each caller resolves the key first.
+extension IngestState {
+    /// Looks up the content digest of a stored event by its seq; throws when the log cannot give it.
+    typealias StoredContentLookup = (Int) throws(DuneEventsError) -> ContentDigest
+
+    /// Computes the deferred first version of the sample with id digest
+    /// `key`, if it has one; otherwise does nothing.
+    mutating func resolveFirstVersion(ofSample key: ContentDigest,
+                                      storedContent: StoredContentLookup) throws(DuneEventsError) {
+        guard let index = samples.index(of: key), let seq = samples.values[index].deferredSeq else { return }
+        let content = try storedContent(seq)
+        samples.update(at: index) {
+            $0.first = content
+            $0.firstIsDeferred = false
+        }
+    }
+
+    /// The seqs of the samples whose first version is still deferred, in the samples' order.
+    var deferredSeqs: [Int] {
+        samples.values.compactMap(\.deferredSeq)
+    }
+
+    /// Computes every deferred first version (the state then equals an eager
+    /// fold's, value for value).
+    ///
+    /// - Complexity: O(n) in the samples, plus one `storedContent` per deferred one.
+    mutating func resolveAllDeferred(storedContent: StoredContentLookup) throws(DuneEventsError) {
+        for index in samples.values.indices {
+            guard let seq = samples.values[index].deferredSeq else { continue }
+            let content = try storedContent(seq)
+            samples.update(at: index) {
+                $0.first = content
+                $0.firstIsDeferred = false
+            }
+        }
+    }
+
+    /// ``evolve(_:digests:)`` for a replay, with the content digests of
+    /// samples deferred: `digests` are ``deferringDigests(of:)`` of `batch`.
+    /// A packed sample whose id is new is remembered by its seq; one whose
+    /// id is known has its content digest written here and its earlier
+    /// version resolved through `storedContent` (only then, a line of the
+    /// log is read back). Events other than packed samples fold as before.
+    ///
+    /// - Complexity: O(n) for n events, plus one `storedContent` per sample
+    ///   id seen again whose first version was deferred.
+    mutating func evolve(_ batch: EventBatch, deferringDigests digests: [ContentDigest],
+                         storedContent: StoredContentLookup) throws(DuneEventsError) {
+        precondition(digests.count == 2 * batch.count, "IngestState: two digests per event")
+        for position in 0..<batch.count {
+            let row = batch.rows[position]
+            guard row >= 0, let packed = Self.packedSample(batch, row: row) else {
+                let recorded = batch[position]
+                if case .sampleIngested(let sample) = recorded.event.payload {
+                    try resolveFirstVersion(ofSample: ContentDigest(string: sample.id), storedContent: storedContent)
+                }
+                evolve(with: recorded, contentDigest: digests[2 * position + 1] == Self.hasContent ? digests[2 * position] : nil)
+                continue
+            }
+            lastSeq = packed.seq
+            let key = digests[2 * position + 1]
+            let eventID = batch.envelopes[Int(row)].hasExtra ? batch.envelopeExtras[row]?.eventID : nil
+            guard samples.contains(key) else {
+                if let eventID {
+                    // Its eventID's entry needs the content now (computed on the decoding thread).
+                    eventIDs.set(ContentDigest(string: eventID), StoredContent(content: digests[2 * position], seq: packed.seq))
+                    evolveSample(key: key, content: digests[2 * position])
+                } else {
+                    samples.append(key, .deferred(seq: packed.seq))
+                }
+                continue
+            }
+            let content = eventID != nil ? digests[2 * position] : Self.contentDigest(of: packed, in: batch)
+            if let eventID {
+                eventIDs.set(ContentDigest(string: eventID), StoredContent(content: content, seq: packed.seq))
+            }
+            try resolveFirstVersion(ofSample: key, storedContent: storedContent)
+            evolveSample(key: key, content: content)
+        }
+    }
+
+    /// ``digests(of:)`` without the content digests of packed samples that
+    /// carry no `eventID` (their slot holds zero): per event, of a packed
+    /// sample, its content's digest (only with an `eventID`) and its id's; of
+    /// any other event, its input content's and ``hasContent``.
+    static func deferringDigests(of batch: EventBatch) -> [ContentDigest] {
+        var digests = [ContentDigest](repeating: ContentDigest(high: 0, low: 0), count: 2 * batch.count)
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(512)
+        for position in 0..<batch.count {
+            let row = batch.rows[position]
+            guard row >= 0, let packed = packedSample(batch, row: row) else {
+                if let content = batch[position].event.inputContent {
+                    digests[2 * position] = ContentDigest(content)
+                    digests[2 * position + 1] = hasContent
+                }
+                continue
+            }
+            if batch.envelopes[Int(row)].hasExtra, batch.envelopeExtras[row]?.eventID != nil {
+                digests[2 * position] = contentDigest(of: packed, in: batch)
+            }
+            scratch.removeAll(keepingCapacity: true)
+            packed.packedID.write(into: &scratch)
+            digests[2 * position + 1] = ContentDigest(scratch)
+        }
+        return digests
+    }
+
+    /// The digest of a packed sample's input content (what ``digests(of:)`` computes for it).
+    static func contentDigest(of packed: PackedSample, in batch: EventBatch) -> ContentDigest {
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(512)
+        writeInputContent(of: packed, source: batch.samples.sources[Int(packed.source)], into: &scratch)
+        return ContentDigest(scratch)
+    }
+}
