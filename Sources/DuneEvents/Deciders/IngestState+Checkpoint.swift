@@ -52,7 +52,8 @@ extension IngestState {
             digests(table.keys)
             for value in table.values {
                 writer.digest(value.content)
-                writer.integer(value.seq)
+                // A deferred content (zero) is told by its seq written negated.
+                writer.integer(value.contentIsDeferred ? -value.seq : value.seq)
                 spill()
             }
         }
@@ -159,8 +160,10 @@ extension IngestState {
         var values: [StoredContent] = []
         values.reserveCapacity(count)
         for _ in 0..<count {
-            guard let content = reader.digest(), let seq = reader.integer() else { return nil }
-            values.append(StoredContent(content: content, seq: seq))
+            guard let content = reader.digest(), let seq = reader.integer(), seq != 0, seq != .min,
+                  seq > 0 || content == ContentDigest(high: 0, low: 0)
+            else { return nil }
+            values.append(StoredContent(content: content, seq: abs(seq), contentIsDeferred: seq < 0))
         }
         return DigestTable(keys: keys, values: values)
     }

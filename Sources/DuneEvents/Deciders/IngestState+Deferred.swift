@@ -13,6 +13,9 @@
 /// the first time a line with that sample id is decided or folded
 /// (``resolveFirstVersion(ofSample:storedContent:)``), and then kept.
 ///
+/// A task phase's stored content is deferred the same way (compared only
+/// when a line for the same task and phase arrives; ``resolveTaskPhase(task:phase:storedContent:)``).
+///
 /// A seq, not a byte offset, names the event: `forget` rewrites the log and
 /// moves lines, but keeps every seq. A sample whose events `forget` redacted
 /// leaves the state (``erase(_:)``), so no deferred seq names a redacted line.
@@ -36,9 +39,25 @@ extension IngestState {
         }
     }
 
+    /// Computes the deferred content of the stored (`task`, `phase`) event, if
+    /// it is deferred; otherwise does nothing.
+    mutating func resolveTaskPhase(task: String, phase: TaskPhase, storedContent: StoredContentLookup) throws(DuneEventsError) {
+        guard let index = taskPhases.index(of: Self.taskKey(task, phase)), taskPhases.values[index].contentIsDeferred else { return }
+        let content = try storedContent(taskPhases.values[index].seq)
+        taskPhases.update(at: index) {
+            $0.content = content
+            $0.contentIsDeferred = false
+        }
+    }
+
     /// The seqs of the samples whose first version is still deferred, in the samples' order.
     var deferredSeqs: [Int] {
         samples.values.compactMap(\.deferredSeq)
+    }
+
+    /// The seqs of the task phases whose content is still deferred, in their order.
+    var deferredTaskSeqs: [Int] {
+        taskPhases.values.filter(\.contentIsDeferred).map(\.seq)
     }
 
     /// Computes every deferred first version (the state then equals an eager
@@ -52,6 +71,13 @@ extension IngestState {
             samples.update(at: index) {
                 $0.first = content
                 $0.firstIsDeferred = false
+            }
+        }
+        for index in taskPhases.values.indices where taskPhases.values[index].contentIsDeferred {
+            let content = try storedContent(taskPhases.values[index].seq)
+            taskPhases.update(at: index) {
+                $0.content = content
+                $0.contentIsDeferred = false
             }
         }
     }
@@ -72,6 +98,10 @@ extension IngestState {
             let row = batch.rows[position]
             guard row >= 0, let packed = Self.packedSample(batch, row: row) else {
                 let recorded = batch[position]
+                if digests[2 * position + 1] == Self.deferredTask {
+                    evolveDeferredTask(recorded)
+                    continue
+                }
                 if case .sampleIngested(let sample) = recorded.event.payload {
                     try resolveFirstVersion(ofSample: ContentDigest(string: sample.id), storedContent: storedContent)
                 }
@@ -111,7 +141,13 @@ extension IngestState {
         for position in 0..<batch.count {
             let row = batch.rows[position]
             guard row >= 0, let packed = packedSample(batch, row: row) else {
-                if let content = batch[position].event.inputContent {
+                let event = row < 0 ? batch.others[Int(~row)].event : batch[position].event
+                if case .task(let task) = event.payload, task.reason != .superseded, event.eventID == nil {
+                    // Compared only when a line for the same (task, phase) arrives: read back then.
+                    digests[2 * position + 1] = deferredTask
+                    continue
+                }
+                if let content = event.inputContent {
                     digests[2 * position] = ContentDigest(content)
                     digests[2 * position + 1] = hasContent
                 }
@@ -125,6 +161,19 @@ extension IngestState {
             digests[2 * position + 1] = ContentDigest(scratch)
         }
         return digests
+    }
+
+    /// The second digest of a task event whose content is deferred.
+    static let deferredTask = ContentDigest(high: 2, low: 2)
+
+    /// ``evolve(with:contentDigest:)`` for a task event (without an `eventID`)
+    /// whose content is deferred: its (task, phase) entry holds its seq only.
+    private mutating func evolveDeferredTask(_ recorded: RecordedEvent) {
+        lastSeq = recorded.seq
+        guard case .task(let record) = recorded.event.payload else { return }
+        TaskLifecycle.evolve(&tasks, with: record)
+        taskPhases.set(Self.taskKey(record.task, record.requestedPhase ?? record.phase),
+                       StoredContent(content: ContentDigest(high: 0, low: 0), seq: recorded.seq, contentIsDeferred: true))
     }
 
     /// The digest of a packed sample's input content (what ``digests(of:)`` computes for it).

@@ -49,6 +49,10 @@ package struct IngestState: Sendable {
     struct StoredContent: Sendable, Equatable {
         var content: ContentDigest
         var seq: Int
+        /// Whether `content` is not computed yet (zero until then): a replay
+        /// leaves a task phase's content to be read back from event `seq`
+        /// when a line for that (task, phase) arrives (IngestState+Deferred.swift).
+        var contentIsDeferred = false
     }
 
     /// What is remembered of one sample id.
@@ -115,6 +119,7 @@ package struct IngestState: Sendable {
             return IngestDecision(outcome: .appended, events: [event(.refreshRequested(RefreshCoordinator.decide(refresh, request)))])
         case .task(let command):
             if let stored = taskPhases[Self.taskKey(command.task, command.phase)] {
+                precondition(!stored.contentIsDeferred, "IngestState: a task phase's deferred content must be resolved before a decision reads it")
                 if stored.content == content {
                     return IngestDecision(outcome: .alreadyAppended, reason: "task \(command.task) \(command.phase.rawValue) is already in the log (seq \(stored.seq))")
                 }
@@ -311,7 +316,7 @@ package struct IngestState: Sendable {
         }
     }
 
-    private static func taskKey(_ task: String, _ phase: TaskPhase) -> ContentDigest {
+    static func taskKey(_ task: String, _ phase: TaskPhase) -> ContentDigest {
         ContentDigest(string: phase.rawValue + "\u{0}" + task)
     }
 }

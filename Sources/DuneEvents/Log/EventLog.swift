@@ -352,7 +352,7 @@ package actor EventLog {
                 batch, digests in
                 if isCancelled() { throw Cancelled() }
                 try state.evolve(batch, deferringDigests: digests) { seq throws(DuneEventsError) in
-                    try storedSampleContent(file, seq: seq, before: end)
+                    try storedInputContent(file, seq: seq, before: end)
                 }
             }
         } catch let error as DuneEventsError {
@@ -364,14 +364,14 @@ package actor EventLog {
         }
     }
 
-    /// The digest of the input content of sample event `seq` of `file`
-    /// (among the lines before `end`): what the deciders' state defers until
-    /// a line with that sample id arrives (IngestState+Deferred.swift).
+    /// The digest of the input content of event `seq` of `file` (among the
+    /// lines before `end`): what the deciders' state defers until a line with
+    /// that sample id, or task and phase, arrives (IngestState+Deferred.swift).
     ///
-    /// - Throws: `corruptLog` when the line is missing, damaged or not a sample.
-    private static func storedSampleContent(_ file: LogFile, seq: Int, before end: Int) throws(DuneEventsError) -> ContentDigest {
+    /// - Throws: `corruptLog` when the line is missing, damaged or of no input line.
+    private static func storedInputContent(_ file: LogFile, seq: Int, before end: Int) throws(DuneEventsError) -> ContentDigest {
         func damaged(_ reason: String) -> DuneEventsError {
-            DuneEventsError(.corruptLog, "event seq \(seq), a sample the deciders' state remembers, cannot be read back: \(reason)",
+            DuneEventsError(.corruptLog, "event seq \(seq), which the deciders' state remembers, cannot be read back: \(reason)",
                             location: .init(path: file.path, seq: seq))
         }
         guard let line = try file.line(ofSeq: seq, before: end) else { throw damaged("no line has that seq") }
@@ -382,14 +382,15 @@ package actor EventLog {
         } catch {
             throw damaged(error.reason)
         }
-        guard recorded.seq == seq, case .sampleIngested = recorded.event.payload, let content = recorded.event.inputContent else {
-            throw damaged("it is not a sample.ingested event")
+        guard recorded.seq == seq, let content = recorded.event.inputContent else {
+            throw damaged("it is not an event of an input line")
         }
         return ContentDigest(content)
     }
 
-    /// Computes the deferred first version of each sample that `items` name
-    /// (before they are decided: a decision compares against it).
+    /// Computes the deferred first version of each sample, and the deferred
+    /// content of each task phase, that `items` name (before they are
+    /// decided: a decision compares against it).
     private func resolveDeferred(_ items: [IngestItem], in state: inout IngestState, file: LogFile) throws(DuneEventsError) {
         let end = size
         for item in items {
@@ -397,11 +398,16 @@ package actor EventLog {
             switch item {
             case .prepared(let sample): key = sample.key
             case .command(let command):
+                if case .task(let task) = command.intent {
+                    try state.resolveTaskPhase(task: task.task, phase: task.phase) { seq throws(DuneEventsError) in
+                        try Self.storedInputContent(file, seq: seq, before: end)
+                    }
+                }
                 guard case .sample(let sample) = command.intent else { continue }
                 key = ContentDigest(string: sample.id)
             }
             try state.resolveFirstVersion(ofSample: key) { seq throws(DuneEventsError) in
-                try Self.storedSampleContent(file, seq: seq, before: end)
+                try Self.storedInputContent(file, seq: seq, before: end)
             }
         }
     }
@@ -510,7 +516,7 @@ package actor EventLog {
             try loadDeferredState()
             if let file {
                 let end = size
-                try state.resolveAllDeferred { seq throws(DuneEventsError) in try Self.storedSampleContent(file, seq: seq, before: end) }
+                try state.resolveAllDeferred { seq throws(DuneEventsError) in try Self.storedInputContent(file, seq: seq, before: end) }
             }
             return state
         }

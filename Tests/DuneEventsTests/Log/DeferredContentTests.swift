@@ -49,6 +49,12 @@ import Testing
             Fixture.sample("S29", 29, value: 69),                       // …twice in one batch
             Fixture.sample("S28", 28, value: 68.5),                     // a correction…
             Fixture.sample("S28", 28, value: 68),                       // …then its first version again: alreadyAppended
+            // Task phases (t2's content deferred by a replay; t1 has an eventID, so not):
+            #"{"type":"task","task":"t2","feature":"readiness","phase":"started","at":"2026-02-02T07:00:05+01:00"}"#,  // identical
+            #"{"type":"task","task":"t2","feature":"readiness","phase":"started","at":"2026-02-02T07:00:06+01:00"}"#,  // conflict
+            #"{"type":"task","task":"t2","feature":"readiness","phase":"completed","at":"2026-02-02T07:00:09+01:00"}"#, // identical
+            #"{"type":"task","task":"t2","feature":"readiness","phase":"failed","at":"2026-02-02T07:00:10+01:00","error":"x"}"#,
+            #"{"type":"task","task":"t1","feature":"readiness","phase":"started","at":"2026-02-02T07:00:02+01:00"}"#,  // conflict
         ]) + base  // everything again
     }
 
@@ -94,6 +100,7 @@ import Testing
             await log.close()
             let checkpoint = try #require(LogCheckpoint.load(logPath: path))
             #expect(checkpoint.state.deferredSeqs.count >= 10)
+            #expect(checkpoint.state.deferredTaskSeqs.count == 2)
             log = try EventLog(path: path, options: EventLog.Options(checkpointBytes: 1))
         }
         var forget = ForgetSelection()
@@ -119,7 +126,8 @@ import Testing
             if !prepared {
                 let expected = ["alreadyAppended", "appended", "alreadyAppended", "appended", "alreadyAppended", "alreadyAppended",
                                 "alreadyAppended", "alreadyAppended", "appended", "appended", "alreadyAppended", "conflict",
-                                "alreadyAppended", "alreadyAppended", "appended", "alreadyAppended"]
+                                "alreadyAppended", "alreadyAppended", "appended", "alreadyAppended",
+                                "alreadyAppended", "conflict", "alreadyAppended", "appended", "conflict"]
                 #expect(Array(eager.outcomes.prefix(expected.count)) == expected)
             }
         }
