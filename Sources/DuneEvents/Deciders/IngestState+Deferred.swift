@@ -97,15 +97,16 @@ extension IngestState {
         for position in 0..<batch.count {
             let row = batch.rows[position]
             guard row >= 0, let packed = Self.packedSample(batch, row: row) else {
-                let recorded = batch[position]
-                if digests[2 * position + 1] == Self.deferredTask {
-                    evolveDeferredTask(recorded)
-                    continue
+                let second = digests[2 * position + 1]
+                let content = second == Self.hasContent ? digests[2 * position] : nil
+                if row < 0 {
+                    // Read in place in the batch, not copied out (`batch[position]` copies).
+                    try evolveOther(batch.others[Int(~row)], deferredTask: second == Self.deferredTask, content: content,
+                                    storedContent: storedContent)
+                } else {
+                    try evolveOther(batch[position], deferredTask: second == Self.deferredTask, content: content,
+                                    storedContent: storedContent)
                 }
-                if case .sampleIngested(let sample) = recorded.event.payload {
-                    try resolveFirstVersion(ofSample: ContentDigest(string: sample.id), storedContent: storedContent)
-                }
-                evolve(with: recorded, contentDigest: digests[2 * position + 1] == Self.hasContent ? digests[2 * position] : nil)
                 continue
             }
             lastSeq = packed.seq
@@ -130,37 +131,50 @@ extension IngestState {
         }
     }
 
+    /// Folds an event other than a packed sample (see ``evolve(_:deferringDigests:storedContent:)``).
+    private mutating func evolveOther(_ recorded: RecordedEvent, deferredTask: Bool, content: ContentDigest?,
+                                      storedContent: StoredContentLookup) throws(DuneEventsError) {
+        if deferredTask {
+            evolveDeferredTask(recorded)
+            return
+        }
+        if case .sampleIngested(let sample) = recorded.event.payload {
+            try resolveFirstVersion(ofSample: ContentDigest(string: sample.id), storedContent: storedContent)
+        }
+        evolve(with: recorded, contentDigest: content)
+    }
+
     /// ``digests(of:)`` without the content digests of packed samples that
     /// carry no `eventID` (their slot holds zero): per event, of a packed
     /// sample, its content's digest (only with an `eventID`) and its id's; of
     /// any other event, its input content's and ``hasContent``.
     static func deferringDigests(of batch: EventBatch) -> [ContentDigest] {
         var digests = [ContentDigest](repeating: ContentDigest(high: 0, low: 0), count: 2 * batch.count)
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(512)
         for position in 0..<batch.count {
             let row = batch.rows[position]
             guard row >= 0, let packed = packedSample(batch, row: row) else {
-                let event = row < 0 ? batch.others[Int(~row)].event : batch[position].event
-                if case .task(let task) = event.payload, task.reason != .superseded, event.eventID == nil {
-                    // Compared only when a line for the same (task, phase) arrives: read back then.
-                    digests[2 * position + 1] = deferredTask
-                    continue
-                }
-                if let content = event.inputContent {
-                    digests[2 * position] = ContentDigest(content)
-                    digests[2 * position + 1] = hasContent
-                }
+                // Read in place in the batch, not copied out (`batch[position]` copies).
+                let (first, second) = row < 0 ? otherDigests(batch.others[Int(~row)].event) : otherDigests(batch[position].event)
+                digests[2 * position] = first
+                digests[2 * position + 1] = second
                 continue
             }
             if batch.envelopes[Int(row)].hasExtra, batch.envelopeExtras[row]?.eventID != nil {
                 digests[2 * position] = contentDigest(of: packed, in: batch)
             }
-            scratch.removeAll(keepingCapacity: true)
-            packed.packedID.write(into: &scratch)
-            digests[2 * position + 1] = ContentDigest(scratch)
+            digests[2 * position + 1] = packed.packedID.textDigest
         }
         return digests
+    }
+
+    /// The two digests of an event other than a packed sample (see ``deferringDigests(of:)``).
+    private static func otherDigests(_ event: Event) -> (ContentDigest, ContentDigest) {
+        if case .task(let task) = event.payload, task.reason != .superseded, event.eventID == nil {
+            // Compared only when a line for the same (task, phase) arrives: read back then.
+            return (ContentDigest(high: 0, low: 0), deferredTask)
+        }
+        guard let content = event.inputContent else { return (ContentDigest(high: 0, low: 0), ContentDigest(high: 0, low: 0)) }
+        return (ContentDigest(content), hasContent)
     }
 
     /// The second digest of a task event whose content is deferred.

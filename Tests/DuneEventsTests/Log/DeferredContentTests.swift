@@ -155,6 +155,22 @@ import Testing
         }
     }
 
+    /// The key a replay computes for a packed sample id without writing it
+    /// out is the digest of its text, in either letter case.
+    @Test func aPackedIDsTextDigestIsTheDigestOfItsText() throws {
+        var random = SystemRandomNumberGenerator()
+        var texts = ["00000000-0000-0000-0000-000000000000", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+                     "ffffffff-ffff-ffff-ffff-ffffffffffff", "0123ABCD-4567-89EF-A0B1-C2D3E4F5A6B7"]
+        for _ in 0..<2000 {
+            let uuid = UUID().uuidString
+            texts.append(random.next() % 2 == 0 ? uuid : uuid.lowercased())
+        }
+        for text in texts {
+            let packed = try #require(PackedUUID(text), "\(text)")
+            #expect(packed.textDigest == ContentDigest(string: text), "\(text)")
+        }
+    }
+
     /// `LogFile.line(ofSeq:before:)` finds every line of a log whose lines
     /// differ in length, and no line for a seq the log does not have.
     @Test func everyLineIsFoundBySeq() async throws {
