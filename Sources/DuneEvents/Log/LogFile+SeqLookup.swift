@@ -14,8 +14,9 @@ extension LogFile {
     ///
     /// Seqs grow with the offset, so the line is found by interpolation
     /// between two lines of known seq (a few reads of about a kilobyte for
-    /// lines of similar length), halving the range every other step, and by
-    /// reading the lines in order once fewer than 16 KiB are left.
+    /// lines of similar length); after six steps, every other step halves the
+    /// range instead (lines of very different lengths), and once fewer than
+    /// 16 KiB are left the lines are read in order.
     ///
     /// - Throws: `corruptLog` for a line without a readable seq;
     ///   `inputUnavailable` when a read fails.
@@ -39,7 +40,7 @@ extension LogFile {
                 return nil
             }
             var guess: Int
-            if step % 2 == 0 {
+            if step < 6 || step % 2 == 0 {
                 let fraction = Double(seq - low.seq) / Double(high.seq - low.seq)
                 // A little before the estimate, so that the next line start is the one looked for.
                 guess = low.start + Int(fraction * Double(high.start - low.start)) - 256
