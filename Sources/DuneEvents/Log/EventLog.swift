@@ -371,7 +371,8 @@ package actor EventLog {
     /// - Throws: `corruptLog` when the line is missing, damaged or of no input line.
     private static func storedInputContent(_ file: LogFile, seq: Int, before end: Int) throws(DuneEventsError) -> ContentDigest {
         func damaged(_ reason: String) -> DuneEventsError {
-            DuneEventsError(.corruptLog, "event seq \(seq), which the deciders' state remembers, cannot be read back: \(reason)",
+            DuneEventsError(.corruptLog, "event seq \(seq), which the deciders' state remembers, cannot be read back: \(reason); "
+                            + "nothing was appended: the log was damaged or edited before its end, restore it from a backup",
                             location: .init(path: file.path, seq: seq))
         }
         guard let line = try file.line(ofSeq: seq, before: end) else { throw damaged("no line has that seq") }

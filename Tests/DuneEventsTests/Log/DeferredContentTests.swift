@@ -155,6 +155,54 @@ import Testing
         }
     }
 
+    /// A line the state must read back but cannot (here edited after the
+    /// checkpoint was taken: its CRC no longer matches) refuses the append
+    /// with `corruptLog` naming its seq; nothing is appended.
+    @Test func aDamagedLineToReadBackRefusesTheAppend() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/events.jsonl"
+            let log = try EventLog(path: path, options: EventLog.Options(checkpointBytes: nil))
+            _ = try await log.ingest(try LogFixture.commands(Self.base))
+            await log.close()
+            let options = EventLog.Options(checkpointBytes: 1)
+            var reopened = try EventLog(path: path, options: options)
+            _ = try await reopened.ingest(try LogFixture.commands([Self.newSample]))
+            await reopened.close()
+            let checkpoint = try #require(LogCheckpoint.load(logPath: path))
+            // S1's line (41 → 49: same length, so the checkpoint still matches the log's end).
+            var bytes = try logTestRead(path)
+            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            var offset = 0
+            var damagedSeq: Int?
+            for line in lines {
+                let text = String(decoding: line, as: UTF8.self)
+                if text.contains(Self.uuid("S1")), let range = text.range(of: #""value":41"#) {
+                    let at = offset + text.utf8.distance(from: text.startIndex, to: range.upperBound) - 1
+                    bytes[at] = UInt8(ascii: "9")
+                    damagedSeq = LogFile.seq(ofLine: Array(line))
+                    break
+                }
+                offset += line.count + 1
+            }
+            let seq = try #require(damagedSeq)
+            #expect(checkpoint.state.deferredSeqs.contains(seq))
+            try logTestWrite(path, bytes)
+            reopened = try EventLog(path: path, options: options)
+            let before = try logTestRead(path)
+            let resent = try LogFixture.commands(Self.uuids([Fixture.sample("S1", 1, value: 41)]))
+            do throws(DuneEventsError) {
+                _ = try await reopened.ingest(resent)
+                Issue.record("the append should have been refused")
+            } catch {
+                #expect(error.code == .corruptLog)
+                #expect(error.location.seq == seq)
+                #expect(error.message.contains("cannot be read back"))
+            }
+            #expect(try logTestRead(path) == before)
+            await reopened.close()
+        }
+    }
+
     /// The key a replay computes for a packed sample id without writing it
     /// out is the digest of its text, in either letter case.
     @Test func aPackedIDsTextDigestIsTheDigestOfItsText() throws {
