@@ -50,6 +50,68 @@ extension IngestState {
         }
     }
 
+    /// Where the digest an event's seq stands for belongs.
+    enum DeferredEntry: Sendable {
+        /// The first version of the sample at this index of `samples`.
+        case sample(Int)
+        /// The content of the task phase at this index of `taskPhases`.
+        case taskPhase(Int)
+    }
+
+    /// Every deferred entry, by the seq of the event it waits for (a lookup
+    /// table: its order is never used).
+    var deferredEntries: [Int: DeferredEntry] {
+        var entries: [Int: DeferredEntry] = [:]
+        for (index, versions) in samples.values.enumerated() {
+            if let seq = versions.deferredSeq { entries[seq] = .sample(index) }
+        }
+        for (index, stored) in taskPhases.values.enumerated() where stored.contentIsDeferred {
+            entries[stored.seq] = .taskPhase(index)
+        }
+        return entries
+    }
+
+    /// Whether deciding a line for the sample with id digest `key` reads its first version back.
+    func readsBack(sample key: ContentDigest) -> Bool {
+        samples[key]?.firstIsDeferred ?? false
+    }
+
+    /// Whether deciding a line for (`task`, `phase`) reads its deferred content back.
+    func readsBack(task: String, phase: TaskPhase) -> Bool {
+        taskPhases[Self.taskKey(task, phase)]?.contentIsDeferred ?? false
+    }
+
+    /// Computes the entries of `entries` whose events are in `batch`, and
+    /// takes them out of it: what a pass over the log does for them all at
+    /// once, instead of reading each line back on its own.
+    mutating func resolve(_ entries: inout [Int: DeferredEntry], from batch: EventBatch) {
+        for position in 0..<batch.count {
+            guard let entry = entries[batch.seq(at: position)] else { continue }
+            let row = batch.rows[position]
+            let digest: ContentDigest
+            if row >= 0, let packed = Self.packedSample(batch, row: row) {
+                digest = Self.contentDigest(of: packed, in: batch)
+            } else if let content = batch[position].event.inputContent {
+                digest = ContentDigest(content)
+            } else {
+                continue  // not an input line's event: left deferred, its read-back then reports the log
+            }
+            entries[batch.seq(at: position)] = nil
+            switch entry {
+            case .sample(let index):
+                samples.update(at: index) {
+                    $0.first = digest
+                    $0.firstIsDeferred = false
+                }
+            case .taskPhase(let index):
+                taskPhases.update(at: index) {
+                    $0.content = digest
+                    $0.contentIsDeferred = false
+                }
+            }
+        }
+    }
+
     /// The seqs of the samples whose first version is still deferred, in the samples' order.
     var deferredSeqs: [Int] {
         samples.values.compactMap(\.deferredSeq)
@@ -58,28 +120,6 @@ extension IngestState {
     /// The seqs of the task phases whose content is still deferred, in their order.
     var deferredTaskSeqs: [Int] {
         taskPhases.values.filter(\.contentIsDeferred).map(\.seq)
-    }
-
-    /// Computes every deferred first version (the state then equals an eager
-    /// fold's, value for value).
-    ///
-    /// - Complexity: O(n) in the samples, plus one `storedContent` per deferred one.
-    mutating func resolveAllDeferred(storedContent: StoredContentLookup) throws(DuneEventsError) {
-        for index in samples.values.indices {
-            guard let seq = samples.values[index].deferredSeq else { continue }
-            let content = try storedContent(seq)
-            samples.update(at: index) {
-                $0.first = content
-                $0.firstIsDeferred = false
-            }
-        }
-        for index in taskPhases.values.indices where taskPhases.values[index].contentIsDeferred {
-            let content = try storedContent(taskPhases.values[index].seq)
-            taskPhases.update(at: index) {
-                $0.content = content
-                $0.contentIsDeferred = false
-            }
-        }
     }
 
     /// ``evolve(_:digests:)`` for a replay, with the content digests of

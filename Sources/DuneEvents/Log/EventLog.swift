@@ -389,10 +389,60 @@ package actor EventLog {
         return ContentDigest(content)
     }
 
+    /// Computes every deferred entry of `state` in one pass over `file`
+    /// (through the last seq one waits for).
+    ///
+    /// - Throws: `corruptLog` when the log is damaged there or lacks one of those events.
+    private static func resolveAllDeferred(_ file: LogFile, in state: inout IngestState) throws(DuneEventsError) {
+        var entries = state.deferredEntries
+        guard let last = entries.keys.max() else { return }
+        do {
+            try LogReader(file: file).forEachEventBatch(LogReader.Range(throughSeq: last)) { batch in
+                state.resolve(&entries, from: batch)
+            }
+        } catch let error as DuneEventsError {
+            throw error
+        } catch {
+            throw DuneEventsError(.io, "reading '\(file.path)' failed: \(error)", location: .init(path: file.path))
+        }
+        if let missing = entries.keys.min() {
+            throw DuneEventsError(.corruptLog, "event seq \(missing), which the deciders' state remembers, is not an input line's event in the log; "
+                                  + "nothing was appended: the log was damaged or edited before its end, restore it from a backup",
+                                  location: .init(path: file.path, seq: missing))
+        }
+    }
+
+    /// Lines read back one at a time since the deciders' state was loaded.
+    /// Past ``readBackLimit(lastSeq:)`` the next batch that needs one computes every
+    /// deferred entry in one pass over the log instead (as an eager replay
+    /// would have): re-sending a whole old history costs at most that pass
+    /// and the reads before it, not one read per line.
+    private var readBacks = 0
+
+    /// At least 1,024 reads, else one per 64 events of the log.
+    private static func readBackLimit(lastSeq: Int) -> Int { max(1024, lastSeq / 64) }
+
     /// Computes the deferred first version of each sample, and the deferred
     /// content of each task phase, that `items` name (before they are
     /// decided: a decision compares against it).
     private func resolveDeferred(_ items: [IngestItem], in state: inout IngestState, file: LogFile) throws(DuneEventsError) {
+        var needed = 0
+        for item in items {
+            switch item {
+            case .prepared(let sample):
+                if state.readsBack(sample: sample.key) { needed += 1 }
+            case .command(let command):
+                if case .sample(let sample) = command.intent, state.readsBack(sample: ContentDigest(string: sample.id)) { needed += 1 }
+                if case .task(let task) = command.intent, state.readsBack(task: task.task, phase: task.phase) { needed += 1 }
+            }
+        }
+        guard needed > 0 else { return }
+        readBacks += needed
+        // `state` is this log's own (passed inout): read it only through the parameter.
+        if readBacks > Self.readBackLimit(lastSeq: state.lastSeq) {
+            try Self.resolveAllDeferred(file, in: &state)
+            return
+        }
         let end = size
         for item in items {
             let key: ContentDigest
@@ -510,15 +560,12 @@ package actor EventLog {
     ///   never an empty state for a log it could not read.
     ///
     /// Every deferred content digest (IngestState+Deferred.swift) is computed
-    /// first, reading those samples' lines back, so that the state equals an
-    /// eager fold of the log; the state keeps them.
+    /// first, in one pass over the log, so that the state equals an eager
+    /// fold of the log; the state keeps them.
     package var ingestState: IngestState {
         get throws(DuneEventsError) {
             try loadDeferredState()
-            if let file {
-                let end = size
-                try state.resolveAllDeferred { seq throws(DuneEventsError) in try Self.storedInputContent(file, seq: seq, before: end) }
-            }
+            if let file { try Self.resolveAllDeferred(file, in: &state) }
             return state
         }
     }

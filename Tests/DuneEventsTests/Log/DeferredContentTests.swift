@@ -155,6 +155,39 @@ import Testing
         }
     }
 
+    /// Re-sending more samples than the log reads back one at a time (1,024
+    /// here) resolves every deferred entry in one pass over the log, with the
+    /// decisions of the writing process.
+    @Test func aWholeHistoryResentIsResolvedInOnePass() async throws {
+        try await withTemporaryDirectory { directory in
+            let history = (0..<1500).map { Fixture.sample(Self.uuid("H\($0)"), $0, value: 40 + Double($0 % 100)) }
+            var resent = history
+            for index in stride(from: 0, to: 1500, by: 150) {
+                resent[index] = Fixture.sample(Self.uuid("H\(index)"), index, value: 41 + Double(index % 100))
+            }
+            var outcomes: [[IngestOutcome]] = []
+            var states: [IngestState] = []
+            for way in 0..<2 {
+                let path = directory + "/history\(way).jsonl"
+                var log = try EventLog(path: path, options: EventLog.Options(checkpointBytes: 1))
+                _ = try await log.ingest(try LogFixture.commands(history))
+                if way == 1 {
+                    await log.close()
+                    LogCheckpoint.remove(logPath: path)
+                    log = try EventLog(path: path, options: EventLog.Options(checkpointBytes: 1))
+                }
+                outcomes.append(try await log.ingest(try LogFixture.commands(resent)).results.map(\.outcome))
+                await log.close()
+                let checkpoint = try #require(LogCheckpoint.load(logPath: path))
+                #expect(checkpoint.state.deferredSeqs.isEmpty, "way \(way): every entry the re-send named is resolved")
+                states.append(checkpoint.state)
+            }
+            #expect(outcomes[0] == outcomes[1])
+            #expect(outcomes[0].filter { $0 == .appended }.count == 10)
+            #expect(states[0] == states[1])
+        }
+    }
+
     /// A line the state must read back but cannot (here edited after the
     /// checkpoint was taken: its CRC no longer matches) refuses the append
     /// with `corruptLog` naming its seq; nothing is appended.
