@@ -15,14 +15,18 @@
 ///
 /// A task phase's stored content is deferred the same way (compared only
 /// when a line for the same task and phase arrives; ``resolveTaskPhase(task:phase:storedContent:)``).
+/// When many lines need reading back (a whole history re-sent), `EventLog`
+/// computes every deferred entry in one pass over the log instead
+/// (``deferredEntries`` and ``resolve(_:from:)``).
 ///
 /// A seq, not a byte offset, names the event: `forget` rewrites the log and
 /// moves lines, but keeps every seq. A sample whose events `forget` redacted
 /// leaves the state (``erase(_:)``), so no deferred seq names a redacted line.
 ///
-/// Every decision is the one an eager state gives: ``hasStored`` and
-/// ``evolveSample(key:content:)`` refuse (a precondition, never input) to
-/// read a deferred entry, so each caller resolves the key first.
+/// Every decision is the one an eager state gives: ``hasStored``,
+/// ``evolveSample(key:content:)`` and a task line's ``decide(_:)`` refuse (a
+/// precondition on the program, never on input) to read a deferred entry,
+/// so each caller resolves it first.
 extension IngestState {
     /// Looks up the content digest of a stored event by its seq; throws when the log cannot give it.
     typealias StoredContentLookup = (Int) throws(DuneEventsError) -> ContentDigest
