@@ -123,7 +123,7 @@ extension IngestState {
             guard let feature = reader.string(), let task = reader.string() else { return nil }
             tasks.inFlight[feature] = task
         }
-        guard let eventIDs = Self.readTable(&reader) else { return nil }
+        guard let eventIDs = Self.readTable(&reader, allowsDeferred: false) else { return nil }
         self.eventIDs = eventIDs
         guard let sampleCount = reader.count(itemBytes: 40), let sampleKeys = reader.digests(sampleCount) else { return nil }
         var versions: [SampleVersions] = []
@@ -149,19 +149,20 @@ extension IngestState {
         indexManyCorrections()
         guard let lineCount = reader.count(itemBytes: 16), let lines = reader.digests(lineCount) else { return nil }
         storedLines = DigestTable(keys: lines, values: Array(repeating: true, count: lineCount))
-        guard let taskPhases = Self.readTable(&reader) else { return nil }
+        guard let taskPhases = Self.readTable(&reader, allowsDeferred: true) else { return nil }
         self.taskPhases = taskPhases
         guard let forgottenCount = reader.count(itemBytes: 16), let forgotten = reader.digests(forgottenCount) else { return nil }
         forgottenSamples = DigestTable(keys: forgotten, values: Array(repeating: true, count: forgottenCount))
     }
 
-    private static func readTable(_ reader: inout BinaryReader) -> DigestTable<StoredContent>? {
+    /// - Parameter allowsDeferred: Whether an entry may hold a deferred content (task phases only).
+    private static func readTable(_ reader: inout BinaryReader, allowsDeferred: Bool) -> DigestTable<StoredContent>? {
         guard let count = reader.count(itemBytes: 40), let keys = reader.digests(count) else { return nil }
         var values: [StoredContent] = []
         values.reserveCapacity(count)
         for _ in 0..<count {
             guard let content = reader.digest(), let seq = reader.integer(), seq != 0, seq != .min,
-                  seq > 0 || content == ContentDigest(high: 0, low: 0)
+                  seq > 0 || (allowsDeferred && content == ContentDigest(high: 0, low: 0))
             else { return nil }
             values.append(StoredContent(content: content, seq: abs(seq), contentIsDeferred: seq < 0))
         }
