@@ -101,6 +101,7 @@ import Testing
             let checkpoint = try #require(LogCheckpoint.load(logPath: path))
             #expect(checkpoint.state.deferredSeqs.count >= 10)
             #expect(checkpoint.state.deferredTaskSeqs.count == 2)
+            #expect(LogCheckpoint.decode(checkpoint.encoded())?.state == checkpoint.state, "deferred entries round-trip")
             log = try EventLog(path: path, options: EventLog.Options(checkpointBytes: 1))
         }
         var forget = ForgetSelection()
