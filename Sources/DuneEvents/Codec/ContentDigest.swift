@@ -39,6 +39,20 @@ package struct ContentDigest: Sendable, Hashable, CustomStringConvertible {
         self.init(lanes, length: words.count * 8)
     }
 
+    /// The digest of `length` bytes (33…40) given as five little-endian
+    /// words, the last one holding the bytes after the 32nd, zero-padded: the
+    /// same digest as those bytes passed one by one.
+    @inline(__always)
+    package init(words w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64, _ w4: UInt64, length: Int) {
+        var lanes = Lanes()
+        lanes.mix(w0)
+        lanes.mix(w1)
+        lanes.mix(w2)
+        lanes.mix(w3)
+        lanes.mix(w4)
+        self.init(lanes, length: length)
+    }
+
     /// The digest of the bytes in view.
     ///
     /// - Complexity: O(*n*), eight bytes per step.

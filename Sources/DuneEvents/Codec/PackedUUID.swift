@@ -92,6 +92,35 @@ package struct PackedUUID: Sendable, Hashable {
         }
     }
 
+    /// `ContentDigest(string: text)`, without writing the text out: its 36
+    /// bytes are built as five little-endian words (the last one zero-padded,
+    /// as the digest pads it) with a few word operations each.
+    package var textDigest: ContentDigest {
+        let letterOffset: UInt64 = uppercase ? 7 : 39  // 'A' or 'a', minus ('0' + 10)
+        let dash: UInt64 = 0x2D
+        let h1 = Self.hexText(UInt32(truncatingIfNeeded: high >> 32), letterOffset)
+        let h2 = Self.hexText(UInt32(truncatingIfNeeded: high), letterOffset)
+        let l1 = Self.hexText(UInt32(truncatingIfNeeded: low >> 32), letterOffset)
+        let l2 = Self.hexText(UInt32(truncatingIfNeeded: low), letterOffset)
+        // Digits d0…d31 in the text 8-4-4-4-12: d0-7 '-' d8-11 '-' d12-15 '-' d16-19 '-' d20-31.
+        let w1 = dash | (h2 & 0xFFFF_FFFF) << 8 | dash << 40 | (h2 >> 32 & 0xFFFF) << 48
+        let w2 = h2 >> 48 | dash << 16 | (l1 & 0xFFFF_FFFF) << 24 | dash << 56
+        let w3 = l1 >> 32 | (l2 & 0xFFFF_FFFF) << 32
+        return ContentDigest(words: h1, w1, w2, w3, l2 >> 32, length: 36)
+    }
+
+    /// The 8 hex digits of `value` as ASCII, the first in the lowest byte.
+    @inline(__always)
+    private static func hexText(_ value: UInt32, _ letterOffset: UInt64) -> UInt64 {
+        var x = UInt64(value)
+        x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+        x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+        x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F  // nibble k from the lowest in byte k
+        x = x.byteSwapped  // the first digit in the lowest byte
+        let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101  // 1 where the nibble is 10 or more
+        return x &+ 0x3030_3030_3030_3030 &+ letters &* letterOffset
+    }
+
     /// The text this was packed from.
     package var text: String {
         MutableByteView.string(count: 36) { write(into: $0) }

@@ -52,7 +52,8 @@ extension IngestState {
             digests(table.keys)
             for value in table.values {
                 writer.digest(value.content)
-                writer.integer(value.seq)
+                // A deferred content (zero) is told by its seq written negated.
+                writer.integer(value.contentIsDeferred ? -value.seq : value.seq)
                 spill()
             }
         }
@@ -79,8 +80,10 @@ extension IngestState {
         for versions in samples.values {
             writer.uint64(versions.first.high)
             writer.uint64(versions.first.low)
-            // `later` (UInt32) then `live` (UInt32), as two little-endian words in one.
-            writer.uint64(UInt64(versions.live ? 1 : 0) << 32 | UInt64(UInt32(bitPattern: versions.later)))
+            // `later` (UInt32) then the flags (UInt32: 1 live, 2 the first digest deferred,
+            // `first` then holding its seq), as two little-endian words in one.
+            let flags: UInt64 = (versions.live ? 1 : 0) | (versions.firstIsDeferred ? 2 : 0)
+            writer.uint64(flags << 32 | UInt64(UInt32(bitPattern: versions.later)))
             spill()
         }
         writer.integer(laterSampleVersions.count)
@@ -120,14 +123,17 @@ extension IngestState {
             guard let feature = reader.string(), let task = reader.string() else { return nil }
             tasks.inFlight[feature] = task
         }
-        guard let eventIDs = Self.readTable(&reader) else { return nil }
+        guard let eventIDs = Self.readTable(&reader, allowsDeferred: false) else { return nil }
         self.eventIDs = eventIDs
         guard let sampleCount = reader.count(itemBytes: 40), let sampleKeys = reader.digests(sampleCount) else { return nil }
         var versions: [SampleVersions] = []
         versions.reserveCapacity(sampleCount)
         for _ in 0..<sampleCount {
-            guard let first = reader.digest(), let later = reader.uint32(), let live = reader.uint32() else { return nil }
-            versions.append(SampleVersions(first: first, live: live != 0, later: Int32(bitPattern: later)))
+            guard let first = reader.digest(), let later = reader.uint32(), let flags = reader.uint32(), flags <= 3,
+                  flags & 2 == 0 || (first.high == 0 && first.low >= 1 && first.low <= UInt64(lastSeq))
+            else { return nil }
+            versions.append(SampleVersions(first: first, live: flags & 1 != 0, later: Int32(bitPattern: later),
+                                           firstIsDeferred: flags & 2 != 0))
         }
         guard let laterCount = reader.count(itemBytes: 8) else { return nil }
         laterSampleVersions.reserveCapacity(laterCount)
@@ -137,24 +143,28 @@ extension IngestState {
             laterSampleVersions.append(digests)
             currentSampleVersions.append(current)
         }
-        guard versions.allSatisfy({ $0.later < Int32(laterCount) }) else { return nil }
+        // A deferred first version is of a sample never stored again since (else it was resolved).
+        guard versions.allSatisfy({ $0.later < Int32(laterCount) && !($0.firstIsDeferred && $0.later >= 0) }) else { return nil }
         samples = DigestTable(keys: sampleKeys, values: versions)
         indexManyCorrections()
         guard let lineCount = reader.count(itemBytes: 16), let lines = reader.digests(lineCount) else { return nil }
         storedLines = DigestTable(keys: lines, values: Array(repeating: true, count: lineCount))
-        guard let taskPhases = Self.readTable(&reader) else { return nil }
+        guard let taskPhases = Self.readTable(&reader, allowsDeferred: true) else { return nil }
         self.taskPhases = taskPhases
         guard let forgottenCount = reader.count(itemBytes: 16), let forgotten = reader.digests(forgottenCount) else { return nil }
         forgottenSamples = DigestTable(keys: forgotten, values: Array(repeating: true, count: forgottenCount))
     }
 
-    private static func readTable(_ reader: inout BinaryReader) -> DigestTable<StoredContent>? {
+    /// - Parameter allowsDeferred: Whether an entry may hold a deferred content (task phases only).
+    private static func readTable(_ reader: inout BinaryReader, allowsDeferred: Bool) -> DigestTable<StoredContent>? {
         guard let count = reader.count(itemBytes: 40), let keys = reader.digests(count) else { return nil }
         var values: [StoredContent] = []
         values.reserveCapacity(count)
         for _ in 0..<count {
-            guard let content = reader.digest(), let seq = reader.integer() else { return nil }
-            values.append(StoredContent(content: content, seq: seq))
+            guard let content = reader.digest(), let seq = reader.integer(), seq != 0, seq != .min,
+                  seq > 0 || (allowsDeferred && content == ContentDigest(high: 0, low: 0))
+            else { return nil }
+            values.append(StoredContent(content: content, seq: abs(seq), contentIsDeferred: seq < 0))
         }
         return DigestTable(keys: keys, values: values)
     }

@@ -56,7 +56,7 @@ extension IngestState {
 
     /// The packed sample of sample row `row`, unless it is folded in full (a
     /// full row, or an envelope with extra members).
-    private static func packedSample(_ batch: EventBatch, row: Int32) -> PackedSample? {
+    static func packedSample(_ batch: EventBatch, row: Int32) -> PackedSample? {
         let packed = batch.samples.rows[Int(row)]
         guard !packed.isFull else { return nil }
         if batch.envelopes[Int(row)].hasExtra, !(batch.envelopeExtras[row]?.extra?.isEmpty ?? true) { return nil }

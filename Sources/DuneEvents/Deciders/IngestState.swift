@@ -49,16 +49,33 @@ package struct IngestState: Sendable {
     struct StoredContent: Sendable, Equatable {
         var content: ContentDigest
         var seq: Int
+        /// Whether `content` is not computed yet (zero until then): a replay
+        /// leaves a task phase's content to be read back from event `seq`
+        /// when a line for that (task, phase) arrives (IngestState+Deferred.swift).
+        var contentIsDeferred = false
     }
 
     /// What is remembered of one sample id.
     struct SampleVersions: Sendable, Equatable {
-        /// The content it was first stored with.
+        /// The content it was first stored with; while ``firstIsDeferred``,
+        /// the seq of the event that stored it (``deferred(seq:)``).
         var first: ContentDigest
         /// Whether its latest event is an ingest, not a deletion.
         var live: Bool
         /// Index into `laterSampleVersions`, or -1 when it was never corrected.
         var later: Int32
+        /// Whether the digest of the first content is not computed yet: a
+        /// replay leaves it to be read back from the log when a line with
+        /// this sample id arrives (IngestState+Deferred.swift).
+        var firstIsDeferred = false
+
+        /// A sample first stored by event `seq`, its content digest deferred.
+        static func deferred(seq: Int) -> SampleVersions {
+            SampleVersions(first: ContentDigest(high: 0, low: UInt64(seq)), live: true, later: -1, firstIsDeferred: true)
+        }
+
+        /// The seq of the event that first stored the sample, while its digest is deferred.
+        var deferredSeq: Int? { firstIsDeferred ? Int(first.low) : nil }
     }
 
     package init() {}
@@ -102,6 +119,7 @@ package struct IngestState: Sendable {
             return IngestDecision(outcome: .appended, events: [event(.refreshRequested(RefreshCoordinator.decide(refresh, request)))])
         case .task(let command):
             if let stored = taskPhases[Self.taskKey(command.task, command.phase)] {
+                precondition(!stored.contentIsDeferred, "IngestState: a task phase's deferred content must be resolved before a decision reads it")
                 if stored.content == content {
                     return IngestDecision(outcome: .alreadyAppended, reason: "task \(command.task) \(command.phase.rawValue) is already in the log (seq \(stored.seq))")
                 }
@@ -229,6 +247,7 @@ package struct IngestState: Sendable {
             return
         }
         let versions = samples.values[index]
+        precondition(!versions.firstIsDeferred, "IngestState: a sample's deferred content must be resolved before it is folded again")
         if let content, hasStored(versions, key: key, content: content) {
             // A correction back to an older version (or the same content again): it is current now.
             if versions.later >= 0 { currentSampleVersions[Int(versions.later)] = content }
@@ -274,6 +293,7 @@ package struct IngestState: Sendable {
 
     /// - Complexity: O(1): at most ``indexedCorrections`` digests are compared.
     private func hasStored(_ versions: SampleVersions, key: ContentDigest, content: ContentDigest) -> Bool {
+        precondition(!versions.firstIsDeferred, "IngestState: a sample's deferred content must be resolved before a decision reads it")
         if versions.first == content { return true }
         guard versions.later >= 0 else { return false }
         let later = laterSampleVersions[Int(versions.later)]
@@ -296,7 +316,7 @@ package struct IngestState: Sendable {
         }
     }
 
-    private static func taskKey(_ task: String, _ phase: TaskPhase) -> ContentDigest {
+    static func taskKey(_ task: String, _ phase: TaskPhase) -> ContentDigest {
         ContentDigest(string: phase.rawValue + "\u{0}" + task)
     }
 }

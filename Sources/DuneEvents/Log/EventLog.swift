@@ -345,9 +345,15 @@ package actor EventLog {
                                isCancelled: () -> Bool = { false }) throws(DuneEventsError) -> LogReader.End {
         struct Cancelled: Error {}
         do {
-            return try LogReader(file: file).forEachEventBatch(startingAt: start, digesting: { IngestState.digests(of: $0) }) { batch, digests in
+            // Samples' content digests are deferred (IngestState+Deferred.swift): only a sample id
+            // seen again reads its first version back, from the lines this replay has passed.
+            let end = try file.size
+            return try LogReader(file: file).forEachEventBatch(startingAt: start, digesting: { IngestState.deferringDigests(of: $0) }) {
+                batch, digests in
                 if isCancelled() { throw Cancelled() }
-                state.evolve(batch, digests: digests)
+                try state.evolve(batch, deferringDigests: digests) { seq throws(DuneEventsError) in
+                    try storedInputContent(file, seq: seq, before: end)
+                }
             }
         } catch let error as DuneEventsError {
             throw error
@@ -355,6 +361,105 @@ package actor EventLog {
             throw DuneEventsError(.closed, "the open was cancelled", location: .init(path: file.path))
         } catch {
             throw DuneEventsError(.io, "reading '\(file.path)' failed: \(error)", location: .init(path: file.path))
+        }
+    }
+
+    /// The digest of the input content of event `seq` of `file` (among the
+    /// lines before `end`): what the deciders' state defers until a line with
+    /// that sample id, or task and phase, arrives (IngestState+Deferred.swift).
+    ///
+    /// - Throws: `corruptLog` when the line is missing, damaged or of no input line.
+    private static func storedInputContent(_ file: LogFile, seq: Int, before end: Int) throws(DuneEventsError) -> ContentDigest {
+        func damaged(_ reason: String) -> DuneEventsError {
+            DuneEventsError(.corruptLog, "event seq \(seq), which the deciders' state remembers, cannot be read back: \(reason); "
+                            + "nothing was appended: the log was damaged or edited before its end, restore it from a backup",
+                            location: .init(path: file.path, seq: seq))
+        }
+        guard let line = try file.line(ofSeq: seq, before: end) else { throw damaged("no line has that seq") }
+        guard StoredLine.isIntact(line) else { throw damaged(LogReader.crcMismatchReason) }
+        let recorded: RecordedEvent
+        do {
+            recorded = try EventCodec.decode(line)
+        } catch {
+            throw damaged(error.reason)
+        }
+        guard recorded.seq == seq, let content = recorded.event.inputContent else {
+            throw damaged("it is not an event of an input line")
+        }
+        return ContentDigest(content)
+    }
+
+    /// Computes every deferred entry of `state` in one pass over `file`
+    /// (through the last seq one waits for).
+    ///
+    /// - Throws: `corruptLog` when the log is damaged there or lacks one of those events.
+    private static func resolveAllDeferred(_ file: LogFile, in state: inout IngestState) throws(DuneEventsError) {
+        var entries = state.deferredEntries
+        guard let last = entries.keys.max() else { return }
+        do {
+            try LogReader(file: file).forEachEventBatch(LogReader.Range(throughSeq: last)) { batch in
+                state.resolve(&entries, from: batch)
+            }
+        } catch let error as DuneEventsError {
+            throw error
+        } catch {
+            throw DuneEventsError(.io, "reading '\(file.path)' failed: \(error)", location: .init(path: file.path))
+        }
+        if let missing = entries.keys.min() {
+            throw DuneEventsError(.corruptLog, "event seq \(missing), which the deciders' state remembers, is not an input line's event in the log; "
+                                  + "nothing was appended: the log was damaged or edited before its end, restore it from a backup",
+                                  location: .init(path: file.path, seq: missing))
+        }
+    }
+
+    /// Lines read back one at a time since the deciders' state was loaded.
+    /// Past ``readBackLimit(lastSeq:)`` the next batch that needs one computes every
+    /// deferred entry in one pass over the log instead (as an eager replay
+    /// would have): re-sending a whole old history costs at most that pass
+    /// and the reads before it, not one read per line.
+    private var readBacks = 0
+
+    /// At least 1,024 reads, else one per 64 events of the log.
+    private static func readBackLimit(lastSeq: Int) -> Int { max(1024, lastSeq / 64) }
+
+    /// Computes the deferred first version of each sample, and the deferred
+    /// content of each task phase, that `items` name (before they are
+    /// decided: a decision compares against it).
+    private func resolveDeferred(_ items: [IngestItem], in state: inout IngestState, file: LogFile) throws(DuneEventsError) {
+        var needed = 0
+        for item in items {
+            switch item {
+            case .prepared(let sample):
+                if state.readsBack(sample: sample.key) { needed += 1 }
+            case .command(let command):
+                if case .sample(let sample) = command.intent, state.readsBack(sample: ContentDigest(string: sample.id)) { needed += 1 }
+                if case .task(let task) = command.intent, state.readsBack(task: task.task, phase: task.phase) { needed += 1 }
+            }
+        }
+        guard needed > 0 else { return }
+        readBacks += needed
+        // `state` is this log's own (passed inout): read it only through the parameter.
+        if readBacks > Self.readBackLimit(lastSeq: state.lastSeq) {
+            try Self.resolveAllDeferred(file, in: &state)
+            return
+        }
+        let end = size
+        for item in items {
+            let key: ContentDigest
+            switch item {
+            case .prepared(let sample): key = sample.key
+            case .command(let command):
+                if case .task(let task) = command.intent {
+                    try state.resolveTaskPhase(task: task.task, phase: task.phase) { seq throws(DuneEventsError) in
+                        try Self.storedInputContent(file, seq: seq, before: end)
+                    }
+                }
+                guard case .sample(let sample) = command.intent else { continue }
+                key = ContentDigest(string: sample.id)
+            }
+            try state.resolveFirstVersion(ofSample: key) { seq throws(DuneEventsError) in
+                try Self.storedInputContent(file, seq: seq, before: end)
+            }
         }
     }
 
@@ -453,9 +558,14 @@ package actor EventLog {
     /// The deciders' current state (idempotency, refresh coordinator, tasks); rebuilds a deferred state first.
     /// - Throws: What rebuilding a deferred state throws (`corruptLog`, `io`),
     ///   never an empty state for a log it could not read.
+    ///
+    /// Every deferred content digest (IngestState+Deferred.swift) is computed
+    /// first, in one pass over the log, so that the state equals an eager
+    /// fold of the log; the state keeps them.
     package var ingestState: IngestState {
         get throws(DuneEventsError) {
             try loadDeferredState()
+            if let file { try Self.resolveAllDeferred(file, in: &state) }
             return state
         }
     }
@@ -522,6 +632,9 @@ package actor EventLog {
         // Decide on a uniquely referenced state so its dictionaries are updated in
         // place: copying them per batch would make ingest quadratic in the log's size.
         // Only an atomic batch keeps the old state, to fall back to on a conflict.
+        // Deferred first versions of the samples named here are computed into the
+        // kept state (they hold whatever this batch decides), before any decision.
+        try resolveDeferred(items, in: &state, file: file)
         var next = IngestState()
         if atomic { next = state } else { swap(&next, &state) }
         var results: [CommandResult] = []

@@ -41,8 +41,11 @@ struct LogCheckpoint {
     /// 5: content digests spell timestamps at the canonical precision, the
     /// microsecond, so a nine-digit fraction digests as its rounded instant;
     /// a corrected sample's current version follows its versions, for a
-    /// correction back to an older one).
-    static let version: UInt32 = 5
+    /// correction back to an older one; 6: a sample's first content digest
+    /// may be deferred — flag 2 beside `live`, the digest's place holding the
+    /// seq of the event that stored it, see IngestState+Deferred.swift — so
+    /// a version-5 file is ignored and rebuilt like any stale cache).
+    static let version: UInt32 = 6
 
     /// `<log>.checkpoint`.
     static func path(forLog logPath: String) -> String { logPath + ".checkpoint" }
