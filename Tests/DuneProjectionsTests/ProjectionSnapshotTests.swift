@@ -218,6 +218,65 @@ import DuneTools
         }) != nil)
     }
 
+    /// A store restored from a snapshot that then folded only new samples writes its next
+    /// snapshot from the restored rows and index as they are (no copy); one that replaced
+    /// or deleted a sample compacts them. Both read back as a replay of the whole log.
+    @Test(arguments: ["new samples only", "a correction", "a deletion"])
+    func aSnapshotAfterAppendsReadsBackAsAReplay(tail: String) throws {
+        func uuid(_ number: Int) -> String { "00000000-0000-4000-8000-\(String(100_000_000_000 + number).suffix(12))" }
+        var log = LogBuilder()
+        for day in 1...28 {
+            let date = "2026-02-\(day < 10 ? "0" : "")\(day)"
+            try log.quantity(.hrv, id: uuid(day), start: "\(date)T06:00:00Z", value: 40 + Double(day % 7))
+            try log.quantity(.restingHeartRate, id: "rhr-\(day)", start: "\(date)T06:05:00+01:00", value: 55, source: "Ring")
+            if day % 5 == 0 {
+                try log.workout(id: uuid(1_000 + day), "running", from: "\(date)T17:00:00Z", to: "\(date)T17:40:00Z", energyKcal: 300)
+            }
+        }
+        let restoredCount = log.events.count
+        let first = try #require(try Self.roundTrip(Self.folded(log.events).snapshot))
+        for day in 1...6 {
+            try log.quantity(.hrv, id: uuid(2_000 + day), start: "2026-03-0\(day)T06:00:00Z", value: 44, source: "New Watch")
+            try log.quantity(.stepCount, id: "steps-\(day)", start: "2026-03-0\(day)T12:00:00Z", value: 8_000)
+        }
+        try log.workout(id: uuid(3_000), "cycling", from: "2026-03-06T17:00:00Z", to: "2026-03-06T18:00:00Z", distanceMeters: 20_000)
+        switch tail {
+        case "a correction": try log.quantity(.hrv, id: uuid(3), start: "2026-02-03T06:00:00Z", value: 60)
+        case "a deletion": _ = try log.delete(id: uuid(4))
+        default: break
+        }
+        var restored = ReadModelEngine(first)
+        restored.apply(Array(log.events.dropFirst(restoredCount)))
+        let snapshot = try #require(restored.snapshot)
+        if case .parts = snapshot.samples {
+            #expect(tail == "new samples only", "only a store whose versions are all current writes its rows as they are")
+        } else {
+            #expect(tail != "new samples only")
+        }
+        let again = ReadModelEngine(try #require(try Self.roundTrip(snapshot)))
+        let replayed = Self.folded(log.events)
+        #expect(Self.files(again) == Self.files(replayed))
+        #expect(again.samples == replayed.samples)
+        #expect(again.sampleCountsBySource() == replayed.sampleCountsBySource())
+    }
+
+    /// The check of parts one after the other is the check of their bytes joined, whatever the cuts.
+    @Test func theChecksumOfPartsIsTheChecksumOfTheJoinedBytes() {
+        let bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let joined = bytes.withUnsafeBytes { CacheChecksum($0) }
+        for cuts in [[0], [32], [64, 512], [96, 96, 992], [1_000], [7], [33, 100], [500, 999]] {
+            var parts: [[UInt8]] = []
+            var start = 0
+            for cut in cuts + [bytes.count] {
+                parts.append(Array(bytes[start..<max(start, cut)]))
+                start = max(start, cut)
+            }
+            let checked = parts.withByteViews { CacheChecksum(parts: $0) }
+            #expect(checked == joined, "cut at \(cuts)")
+        }
+        #expect(CacheChecksum(parts: []) == [UInt8]().withUnsafeBytes { CacheChecksum($0) })
+    }
+
     @Test func theChecksumSeesEveryShortDamageAndEveryLength() {
         var bytes = [UInt8](repeating: 0, count: 4_099)
         var state: UInt64 = 12345
@@ -264,5 +323,16 @@ import DuneTools
                 and set foldVersionOutputCRC to 0x\(String(crc, radix: 16))
                 """)
         }
+    }
+}
+
+extension Array where Element == [UInt8] {
+    /// Calls `body` with a view of each array's bytes.
+    func withByteViews<Result>(_ body: ([ByteView]) -> Result) -> Result {
+        func next(_ index: Int, _ views: [ByteView]) -> Result {
+            guard index < count else { return body(views) }
+            return ByteView.with(self[index]) { next(index + 1, views + [$0]) }
+        }
+        return next(0, [])
     }
 }

@@ -26,6 +26,19 @@ package struct CacheChecksum: Sendable, Equatable {
     /// The check of `bytes`.
     /// - Complexity: O(n), about one word per cycle.
     package init(_ bytes: ByteView) {
+        self.init(parts: [bytes])
+    }
+
+    /// The check of `parts` one after the other, as if joined, without
+    /// joining them: every part but the last must be a whole number of
+    /// 32-byte groups (a part that is not is joined with the rest first).
+    /// - Complexity: O(n), about one word per cycle.
+    package init(parts: [ByteView]) {
+        if let uneven = parts.dropLast().firstIndex(where: { $0.count % 32 != 0 }) {
+            let rest = parts[uneven...].flatMap { Array($0) }
+            self = ByteView.with(rest) { joined in CacheChecksum(parts: Array(parts[..<uneven]) + [joined]) }
+            return
+        }
         var a: UInt64 = 0x243F_6A88_85A3_08D3
         var b: UInt64 = 0x1319_8A2E_0370_7344
         var c: UInt64 = 0xA409_3822_299F_31D0
@@ -34,21 +47,26 @@ package struct CacheChecksum: Sendable, Equatable {
             let mixed = h ^ word
             return ((mixed << 29) | (mixed >> 35)) &* Self.multiplier
         }
-        let count = bytes.count
-        var index = 0
-        let whole = count & ~31
-        while index < whole {
-            a = step(a, bytes.loadLittleEndian(at: index, as: UInt64.self))
-            b = step(b, bytes.loadLittleEndian(at: index + 8, as: UInt64.self))
-            c = step(c, bytes.loadLittleEndian(at: index + 16, as: UInt64.self))
-            d = step(d, bytes.loadLittleEndian(at: index + 24, as: UInt64.self))
-            index += 32
+        let last = parts.last ?? .empty
+        var count = 0
+        for bytes in parts.dropLast() + [last] {
+            count += bytes.count
+            var index = 0
+            let whole = bytes.count & ~31
+            while index < whole {
+                a = step(a, bytes.loadLittleEndian(at: index, as: UInt64.self))
+                b = step(b, bytes.loadLittleEndian(at: index + 8, as: UInt64.self))
+                c = step(c, bytes.loadLittleEndian(at: index + 16, as: UInt64.self))
+                d = step(d, bytes.loadLittleEndian(at: index + 24, as: UInt64.self))
+                index += 32
+            }
         }
         // The last 0–31 bytes, zero-padded to four words.
-        a = step(a, bytes.loadLittleEndianZeroPadded(at: index))
-        b = step(b, bytes.loadLittleEndianZeroPadded(at: index + 8))
-        c = step(c, bytes.loadLittleEndianZeroPadded(at: index + 16))
-        d = step(d, bytes.loadLittleEndianZeroPadded(at: index + 24))
+        let index = last.count & ~31
+        a = step(a, last.loadLittleEndianZeroPadded(at: index))
+        b = step(b, last.loadLittleEndianZeroPadded(at: index + 8))
+        c = step(c, last.loadLittleEndianZeroPadded(at: index + 16))
+        d = step(d, last.loadLittleEndianZeroPadded(at: index + 24))
         let length = UInt64(count)
         lanes = (step(a, length), step(b, length), step(c, length), step(d, length))
     }

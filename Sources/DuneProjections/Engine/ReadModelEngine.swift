@@ -230,9 +230,16 @@ package struct ReadModelEngine: Sendable {
         _ = engine.state()
         let current = engine.samples
         guard let stage = engine.last?.stage, !engine.snapshotIsDamaged else { return nil }
-        let block = current.liveBlock()
         let counts = current.sampleCountsBySource().sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        return ProjectionSnapshot(throughSeq: throughSeq, samples: .built(block), index: .built(SampleIndex(indexing: block)),
+        let (samples, index): (SnapshotSamples, SampleIndex)
+        if let compact = current.compactSnapshotSamples() {
+            // Nothing replaced or deleted: the restored rows and the index are written as they are.
+            (samples, index) = compact
+        } else {
+            let block = current.liveBlock()
+            (samples, index) = (.built(block), SampleIndex(indexing: block))
+        }
+        return ProjectionSnapshot(throughSeq: throughSeq, samples: samples, index: .built(index),
                                   stage: stage, sourceCounts: counts.map { SourceCount(source: $0.key, samples: $0.value) },
                                   profileSleepTargetMinutes: readiness.profileSleepTargetMinutes, profileSeq: readiness.profileSeq,
                                   syncStatus: syncStatus, appParts: appParts)

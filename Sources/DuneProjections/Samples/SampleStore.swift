@@ -273,6 +273,47 @@ package struct SampleStore: Sendable {
         return SampleBlock(rows: rows, fullSamples: fullSamples, sources: sources)
     }
 
+    /// The samples a snapshot keeps, without copying the first block, when
+    /// every version is current — nothing folded since the versions began
+    /// was replaced or deleted, and every row of a referenced block was
+    /// folded (so a version is its row + 1 in the blocks one after the
+    /// other): the first block's rows as they are (a restored snapshot's
+    /// rows), then every other block's rows, their sources and whole samples
+    /// numbered after the first block's; and the id index as it is. `nil`
+    /// otherwise (``liveBlock()`` then compacts the live versions).
+    /// - Complexity: O(a) for the a rows after the first block.
+    func compactSnapshotSamples() -> (samples: SnapshotSamples, index: SampleIndex)? {
+        guard unreadIndex == nil, index.count == Int(versions.nextVersion) - 1 else { return nil }
+        let blocks = versions.allBlocks.blocks
+        guard let first = blocks.first else { return nil }
+        var sources = first.sources
+        var fullSamples = first.fullSamples
+        // Only looked up: the numbering follows the rows' order.
+        var sourceIndexes: [String: UInt16] = [:]
+        for (number, name) in sources.enumerated() where sourceIndexes[name] == nil { sourceIndexes[name] = UInt16(number) }
+        var rest: [PackedSample] = []
+        for block in blocks.dropFirst() {
+            for var row in block.rows {
+                if row.isFull {
+                    fullSamples.append(block.fullSamples[row.fullIndex])
+                    row.value = Double(bitPattern: UInt64(fullSamples.count - 1))
+                } else {
+                    let name = block.sources[Int(row.source)]
+                    if let number = sourceIndexes[name] {
+                        row.source = number
+                    } else {
+                        guard sources.count <= Int(UInt16.max) else { return nil }
+                        row.source = UInt16(sources.count)
+                        sourceIndexes[name] = row.source
+                        sources.append(name)
+                    }
+                }
+                rest.append(row)
+            }
+        }
+        return (.parts(rows: [first.rows, rest], fullSamples: fullSamples, sources: sources), index)
+    }
+
     /// The store that folding `block` (a snapshot's live samples: each id
     /// once, in `seq` order) into an empty one gives, built without folding:
     /// the block is referenced as versions `1…n`, `index` (made by

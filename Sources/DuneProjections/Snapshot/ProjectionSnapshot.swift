@@ -143,14 +143,14 @@ package struct ProjectionSnapshot: Sendable {
     /// sources                    count, then length-prefixed UTF-8
     /// full samples               count, then each field by field (Sample+Snapshot.swift)
     /// ```
-    static func writeTables(of block: SampleBlock, to writer: inout BinaryWriter) {
-        writer.integer(block.sources.count)
-        for source in block.sources { writer.string(source) }
-        writer.integer(block.fullSamples.count)
-        for sample in block.fullSamples { sample.writeSnapshot(to: &writer) }
+    static func writeTables(sources: [String], fullSamples: [Sample], to writer: inout BinaryWriter) {
+        writer.integer(sources.count)
+        for source in sources { writer.string(source) }
+        writer.integer(fullSamples.count)
+        for sample in fullSamples { sample.writeSnapshot(to: &writer) }
     }
 
-    /// The sources and whole samples ``writeTables(of:to:)`` wrote, or `nil` when the bytes are not them.
+    /// The sources and whole samples ``writeTables(sources:fullSamples:to:)`` wrote, or `nil` when the bytes are not them.
     static func readTables(from reader: inout BinaryReader) -> (sources: [String], fullSamples: [Sample])? {
         guard let sourceCount = reader.count(itemBytes: 8) else { return nil }
         var sources: [String] = []
@@ -199,21 +199,36 @@ struct SourceCount: Sendable, Equatable {
 /// still in the mapped file it was read from, to be read when first needed.
 enum SnapshotSamples: Sendable {
     case built(SampleBlock)
+    /// Rows in pieces, written one after the other as one section (the
+    /// first a restored snapshot's rows, not copied: see
+    /// `SampleStore.compactSnapshotSamples()`), over one pair of tables.
+    case parts(rows: [[PackedSample]], fullSamples: [Sample], sources: [String])
     case mapped(MappedSamples)
 
     /// The number of samples.
     var count: Int {
         switch self {
         case .built(let block): block.count
+        case .parts(let rows, _, _): rows.reduce(0) { $0 + $1.count }
         case .mapped(let mapped): mapped.rowCount
         }
     }
 
-    /// The samples; `nil` when their mapped sections fail their checks or do not hold valid rows.
+    /// The samples as one block; `nil` when their mapped sections fail their checks or do not hold valid rows.
     func loaded() -> SampleBlock? {
         switch self {
         case .built(let block): block
+        case .parts(let rows, let fullSamples, let sources): SampleBlock(rows: rows.flatMap { $0 }, fullSamples: fullSamples, sources: sources)
         case .mapped(let mapped): mapped.load()
+        }
+    }
+
+    /// What a snapshot file's tables and rows sections hold: the rows in
+    /// pieces, as they are in memory; `nil` as ``loaded()``.
+    func writable() -> (rows: [[PackedSample]], fullSamples: [Sample], sources: [String])? {
+        switch self {
+        case .parts(let rows, let fullSamples, let sources): (rows, fullSamples, sources)
+        case .built, .mapped: loaded().map { ([$0.rows], $0.fullSamples, $0.sources) }
         }
     }
 }

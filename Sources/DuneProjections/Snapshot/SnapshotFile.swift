@@ -206,7 +206,7 @@ package enum SnapshotFile {
     static func withParts<Result>(_ snapshot: ProjectionSnapshot, at stamp: LogStamp,
                                   foldVersions: [UInt32] = ProjectionSnapshot.foldVersions,
                                   eventVersions: String = EventVersions.stamp, _ body: ([ByteView]) -> Result) -> Result? {
-        guard let block = snapshot.samples.loaded() else { return nil }
+        guard let samples = snapshot.samples.writable() else { return nil }
         var meta = BinaryWriter()
         for version in foldVersions { meta.uint32(version) }
         meta.string(eventVersions)
@@ -215,24 +215,25 @@ package enum SnapshotFile {
         var stage = BinaryWriter()
         snapshot.stage.write(to: &stage)
         var tables = BinaryWriter()
-        ProjectionSnapshot.writeTables(of: block, to: &tables)
+        ProjectionSnapshot.writeTables(sources: samples.sources, fullSamples: samples.fullSamples, to: &tables)
         return ByteView.with(meta.bytes) { meta in
             ByteView.with(stage.bytes) { stage in
                 ByteView.with(tables.bytes) { tables in
-                    withRowBytes(block) { rows in
+                    withRowBytes(samples.rows[...]) { rows in
                         snapshot.index.withSlotBytes { slots in
-                            let sections = [meta, stage, tables, rows, slots]
+                            // Each section is one part, but the rows, which may be several.
+                            let sections = [[meta], [stage], [tables], rows, [slots]]
                             var header = BinaryWriter()
                             header.uint32(ProjectionSnapshot.formatVersion)
                             header.uint32(UInt32(sections.count))
-                            for section in sections {
-                                header.integer(section.count)
-                                CacheChecksum(section).write(to: &header)
+                            for parts in sections {
+                                header.integer(parts.reduce(0) { $0 + $1.count })
+                                CacheChecksum(parts: parts).write(to: &header)
                             }
                             var start = Array(magic.utf8) + header.bytes
                             CacheChecksum(start).write(to: &header)
                             start = Array(magic.utf8) + header.bytes
-                            return ByteView.with(start) { body([$0] + sections) }
+                            return ByteView.with(start) { body([$0] + sections.joined()) }
                         }
                     }
                 }
@@ -240,15 +241,18 @@ package enum SnapshotFile {
         }
     }
 
-    /// Calls `body` with the snapshot bytes of `block`'s rows: their memory
-    /// where a row's layout is its file layout, else a converted copy.
-    private static func withRowBytes<Result>(_ block: SampleBlock, _ body: (ByteView) -> Result) -> Result {
+    /// Calls `body` with the snapshot bytes of each of `pieces` (rows):
+    /// their memory where a row's layout is its file layout, else a converted copy.
+    private static func withRowBytes<Result>(_ pieces: ArraySlice<[PackedSample]>, done: [ByteView] = [],
+                                             _ body: ([ByteView]) -> Result) -> Result {
+        guard let rows = pieces.first else { return body(done) }
+        func next(_ view: ByteView) -> Result { withRowBytes(pieces.dropFirst(), done: done + [view], body) }
         guard PackedSample.hasSnapshotLayout else {
             var writer = BinaryWriter()
-            for row in block.rows { row.writeSnapshotBytes(to: &writer) }
-            return ByteView.with(writer.bytes, body)
+            for row in rows { row.writeSnapshotBytes(to: &writer) }
+            return ByteView.with(writer.bytes, next)
         }
-        return ZeroedMemory.withBytes(of: block.rows, body)
+        return ZeroedMemory.withBytes(of: rows, next)
     }
 
     /// Writes `snapshot`, taken at `stamp`, beside `logPath`, replacing any
