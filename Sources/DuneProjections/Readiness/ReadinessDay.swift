@@ -133,10 +133,15 @@ public struct ReadinessDay: Sendable, Equatable {
 
         var totalWeight = 0.0
         var weighted = 0.0
-        for component in [hrvComponent, rhrComponent, sleepComponent].compactMap({ $0 }) {
+        // HRV, then RHR, then sleep: the order of the sums.
+        func add(_ component: ReadinessComponent?) {
+            guard let component else { return }
             totalWeight += component.weight
             weighted += component.weight * component.score
         }
+        add(hrvComponent)
+        add(rhrComponent)
+        add(sleepComponent)
         self.totalWeight = totalWeight
         score = totalWeight >= ReadinessFormula.minimumTotalWeight ? weighted / totalWeight : nil
         status = ReadinessFormula.status(score: score)

@@ -56,9 +56,11 @@ import DuneEvents
 /// and nothing wrong is ever published.
 ///
 /// Writing streams: the checks are computed over the memory that holds the
-/// rows and the slots, then the header and the sections are written one
-/// after the other to the temporary file (``withParts(_:at:foldVersions:eventVersions:_:)``);
-/// no copy of the rows or the index is built in memory.
+/// rows (in one piece or several: a restored snapshot's rows and those
+/// folded after them, see `SampleStore.compactSnapshotSamples()`) and the
+/// slots, then the header and the sections are written one after the other
+/// to the temporary file (``withParts(_:at:foldVersions:eventVersions:_:)``);
+/// no joined copy of the file is built in memory.
 package enum SnapshotFile {
     static let magic = "DUNESNP1"
 

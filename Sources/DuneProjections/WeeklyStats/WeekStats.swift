@@ -30,16 +30,23 @@ extension WeekStats {
         }
         let totals = WeekTotals(workouts: workouts, steps: stepValues)
         // Workouts grouped by type in one pass (each group keeps `seq` order), then
-        // the types sorted: O(w log w) however many types a week has. The
-        // dictionary is only looked up; the output order comes from the sort.
+        // the types sorted: O(w log w) however many types a week has. A week's
+        // few types are found by a scan; past 8 a dictionary, only looked up,
+        // takes over. The output order comes from the sort.
         var groupOfType: [String: Int] = [:]
         var groups: [(type: String, workouts: [DailyWorkout])] = []
         for workout in workouts {
-            if let index = groupOfType[workout.activityType] {
+            let type = workout.activityType
+            let found = groups.count <= 8 ? groups.firstIndex { $0.type == type } : groupOfType[type]
+            if let index = found {
                 groups[index].workouts.append(workout)
             } else {
-                groupOfType[workout.activityType] = groups.count
-                groups.append((workout.activityType, [workout]))
+                groups.append((type, [workout]))
+                if groups.count == 9 {
+                    for (index, group) in groups.enumerated() { groupOfType[group.type] = index }
+                } else if groups.count > 9 {
+                    groupOfType[type] = groups.count - 1
+                }
             }
         }
         groups.sort { $0.type.utf8.lexicographicallyPrecedes($1.type.utf8) }
