@@ -200,13 +200,13 @@ package actor LogFollower {
         }
     }
 
-    /// Folds the log again from its start (or a valid snapshot): after a
-    /// forget, or when the file changed under the fold.
-    package func refold(isCancelled: () -> Bool = { false }) throws {
+    /// Folds the log again from its start (or a valid snapshot, unless
+    /// `ignoringSnapshot`): after a forget, or when the file changed under the fold.
+    package func refold(ignoringSnapshot: Bool = false, isCancelled: () -> Bool = { false }) throws {
         var warnings: [String] = []
         do {
-            position = try Self.load(path: path, usesSnapshots: usesSnapshots, appProjections: appProjections, warnings: &warnings,
-                                     isCancelled: isCancelled)
+            position = try Self.load(path: path, usesSnapshots: usesSnapshots && !ignoringSnapshot, appProjections: appProjections,
+                                     warnings: &warnings, isCancelled: isCancelled)
         } catch is Cancelled {
             throw CancellationError()
         }
@@ -267,13 +267,7 @@ package actor LogFollower {
     /// observations with it, as with damage found while following.
     private func readSnapshotSamples() throws {
         guard !position.fold.readSamples() else { return }
-        do {
-            position = try Self.load(path: path, usesSnapshots: false, appProjections: appProjections, warnings: &warnings,
-                                     isCancelled: { false })
-        } catch is Cancelled {
-            throw CancellationError()
-        }
-        generation += 1
+        try refold(ignoringSnapshot: true)
         throw SnapshotFile.damageError(logPath: path)
     }
 

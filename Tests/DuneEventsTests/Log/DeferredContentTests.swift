@@ -134,20 +134,30 @@ import Testing
         }
     }
 
+    /// Writes the base log without a checkpoint, then appends a new sample in
+    /// a second process, whose replay defers the base samples' contents and
+    /// whose checkpoint keeps them deferred.
+    /// - Returns: The options of that second process (a checkpoint after every append).
+    @discardableResult
+    static func makeLogWithDeferredEntries(_ path: String) async throws -> EventLog.Options {
+        let log = try EventLog(path: path, options: EventLog.Options(checkpointBytes: nil))
+        _ = try await log.ingest(try LogFixture.commands(base))
+        await log.close()
+        let options = EventLog.Options(checkpointBytes: 1)
+        let reopened = try EventLog(path: path, options: options)
+        _ = try await reopened.ingest(try LogFixture.commands([newSample]))
+        await reopened.close()
+        return options
+    }
+
     /// The first version is read back only when its id comes again: a new
     /// sample resolves nothing, a re-sent one resolves its own entry only.
     @Test func onlyTheSamplesNamedAreReadBack() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/events.jsonl"
-            let log = try EventLog(path: path, options: EventLog.Options(checkpointBytes: nil))
-            _ = try await log.ingest(try LogFixture.commands(Self.base))
-            await log.close()
-            let options = EventLog.Options(checkpointBytes: 1)
-            var reopened = try EventLog(path: path, options: options)
-            _ = try await reopened.ingest(try LogFixture.commands([Self.newSample]))
-            await reopened.close()
+            let options = try await Self.makeLogWithDeferredEntries(path)
             let before = try #require(LogCheckpoint.load(logPath: path)).state.deferredSeqs.count
-            reopened = try EventLog(path: path, options: options)
+            let reopened = try EventLog(path: path, options: options)
             #expect(try await reopened.ingest(try LogFixture.commands(Self.uuids([Fixture.sample("S1", 1, value: 41)]))).results.map(\.outcome)
                     == [.alreadyAppended])
             _ = try await reopened.ingest(try LogFixture.commands(Self.uuids([Fixture.sample("N2", 3, value: 52)])))
@@ -195,13 +205,7 @@ import Testing
     @Test func aDamagedLineToReadBackRefusesTheAppend() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/events.jsonl"
-            let log = try EventLog(path: path, options: EventLog.Options(checkpointBytes: nil))
-            _ = try await log.ingest(try LogFixture.commands(Self.base))
-            await log.close()
-            let options = EventLog.Options(checkpointBytes: 1)
-            var reopened = try EventLog(path: path, options: options)
-            _ = try await reopened.ingest(try LogFixture.commands([Self.newSample]))
-            await reopened.close()
+            let options = try await Self.makeLogWithDeferredEntries(path)
             let checkpoint = try #require(LogCheckpoint.load(logPath: path))
             // S1's line (41 → 49: same length, so the checkpoint still matches the log's end).
             var bytes = try logTestRead(path)
@@ -221,7 +225,7 @@ import Testing
             let seq = try #require(damagedSeq)
             #expect(checkpoint.state.deferredSeqs.contains(seq))
             try logTestWrite(path, bytes)
-            reopened = try EventLog(path: path, options: options)
+            let reopened = try EventLog(path: path, options: options)
             let before = try logTestRead(path)
             let resent = try LogFixture.commands(Self.uuids([Fixture.sample("S1", 1, value: 41)]))
             do throws(DuneEventsError) {
