@@ -187,13 +187,13 @@ import DuneTools
         let snapshot = try #require(states.snapshot)
         let samples = try #require(snapshot.samples.loaded())
         // A row that names no sample kind, written with valid checks (as a bug, not damage, would).
-        var rows = samples.rows
+        var rows = Array(samples.rows)
         rows[0].kindIndex = 0xFF
         var badKind = snapshot
         badKind.samples = .built(SampleBlock(rows: rows, fullSamples: samples.fullSamples, sources: samples.sources))
         #expect(try Self.decode(SnapshotFile.encoded(badKind, at: Self.stamp(badKind))) == nil)
         // Rows out of seq order.
-        rows = samples.rows
+        rows = Array(samples.rows)
         rows.swapAt(0, 1)
         var unordered = snapshot
         unordered.samples = .built(SampleBlock(rows: rows, fullSamples: samples.fullSamples, sources: samples.sources))
@@ -202,18 +202,18 @@ import DuneTools
         var slots = [UInt64](repeating: 0, count: 1024)
         slots[7] = UInt64(99) << 32 | 3
         #expect(SampleIndex(capacity: 1024, count: 2, fill: { buffer in
-            ZeroedMemory.withBytes(of: slots) { buffer.copy($0, to: 0) }
+            slots.withUnsafeBytes { buffer.copy(ByteView($0), to: 0) }
             return true
         }) == nil)
         slots[9] = UInt64(98) << 32 | 1
         #expect(SampleIndex(capacity: 1024, count: 3, fill: { buffer in
-            ZeroedMemory.withBytes(of: slots) { buffer.copy($0, to: 0) }
+            slots.withUnsafeBytes { buffer.copy(ByteView($0), to: 0) }
             return true
         }) == nil)
         #expect(SampleIndex(capacity: 1024, count: 3, fill: { buffer in
             slots[7] = UInt64(99) << 32 | 2
             slots[11] = UInt64(97) << 32 | 3
-            ZeroedMemory.withBytes(of: slots) { buffer.copy($0, to: 0) }
+            slots.withUnsafeBytes { buffer.copy(ByteView($0), to: 0) }
             return true
         }) != nil)
     }

@@ -4,16 +4,21 @@
 /// Rows are in `seq` order. Use ``sample(at:)`` to get a row back as the
 /// ``Sample`` it was packed from (byte for byte the same strings).
 package final class SampleBlock: Sendable {
-    package let rows: [PackedSample]
+    /// In memory, or in place in a mapped snapshot (see ``PackedRows``).
+    package let rows: PackedRows
     /// Samples that do not pack (see ``PackedSample``).
     package let fullSamples: [Sample]
     /// The distinct source names of the packed rows, byte for byte as written.
     package let sources: [String]
 
-    package init(rows: [PackedSample], fullSamples: [Sample], sources: [String]) {
+    package init(rows: PackedRows, fullSamples: [Sample], sources: [String]) {
         self.rows = rows
         self.fullSamples = fullSamples
         self.sources = sources
+    }
+
+    package convenience init(rows: [PackedSample], fullSamples: [Sample], sources: [String]) {
+        self.init(rows: PackedRows(rows), fullSamples: fullSamples, sources: sources)
     }
 
     package var count: Int { rows.count }

@@ -311,7 +311,7 @@ package struct SampleStore: Sendable {
                 rest.append(row)
             }
         }
-        return (.parts(rows: [first.rows, rest], fullSamples: fullSamples, sources: sources), index)
+        return (.parts(rows: [first.rows, PackedRows(rest)], fullSamples: fullSamples, sources: sources), index)
     }
 
     /// The store that folding `block` (a snapshot's live samples: each id

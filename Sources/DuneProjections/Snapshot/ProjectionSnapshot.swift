@@ -172,7 +172,7 @@ package struct ProjectionSnapshot: Sendable {
     /// Whether `rows` are what the row section of a snapshot can hold: each
     /// names a kind and points inside the tables it indexes (of `fullSamples`
     /// and `sources` entries), and their seqs rise and end at or before `throughSeq`.
-    static func rowsAreValid(_ rows: [PackedSample], fullSamples: Int, sources: Int, throughSeq: Int) -> Bool {
+    static func rowsAreValid(_ rows: PackedRows, fullSamples: Int, sources: Int, throughSeq: Int) -> Bool {
         var previousSeq = 0
         let kinds = UInt8(SampleKind.allCases.count)
         for row in rows {
@@ -202,7 +202,7 @@ enum SnapshotSamples: Sendable {
     /// Rows in pieces, written one after the other as one section (the
     /// first a restored snapshot's rows, not copied: see
     /// `SampleStore.compactSnapshotSamples()`), over one pair of tables.
-    case parts(rows: [[PackedSample]], fullSamples: [Sample], sources: [String])
+    case parts(rows: [PackedRows], fullSamples: [Sample], sources: [String])
     case mapped(MappedSamples)
 
     /// The number of samples.
@@ -218,14 +218,15 @@ enum SnapshotSamples: Sendable {
     func loaded() -> SampleBlock? {
         switch self {
         case .built(let block): block
-        case .parts(let rows, let fullSamples, let sources): SampleBlock(rows: rows.flatMap { $0 }, fullSamples: fullSamples, sources: sources)
+        case .parts(let rows, let fullSamples, let sources):
+            SampleBlock(rows: rows.count == 1 ? rows[0] : PackedRows(rows.flatMap { $0 }), fullSamples: fullSamples, sources: sources)
         case .mapped(let mapped): mapped.load()
         }
     }
 
     /// What a snapshot file's tables and rows sections hold: the rows in
     /// pieces, as they are in memory; `nil` as ``loaded()``.
-    func writable() -> (rows: [[PackedSample]], fullSamples: [Sample], sources: [String])? {
+    func writable() -> (rows: [PackedRows], fullSamples: [Sample], sources: [String])? {
         switch self {
         case .parts(let rows, let fullSamples, let sources): (rows, fullSamples, sources)
         case .built, .mapped: loaded().map { ([$0.rows], $0.fullSamples, $0.sources) }
@@ -255,20 +256,16 @@ struct MappedSamples: Sendable {
         return SampleBlock(rows: rows, fullSamples: fullSamples, sources: sources)
     }
 
-    /// The rows, when their bytes pass their check: copied from the mapping
-    /// straight into the array's memory where a row's layout is its file
-    /// layout (each piece's pages given back to the file once copied).
-    private func readRows() -> [PackedSample]? {
-        guard let bytes = file.bytes(rowCount * 64, at: rows.offset) else { return nil }
+    /// The rows, when their bytes pass their check: read in place from the
+    /// mapping where a row's layout is its file layout, else converted one by one.
+    private func readRows() -> PackedRows? {
+        guard let bytes = file.bytes(rowCount * PackedSample.byteCount, at: rows.offset), CacheChecksum(bytes) == rows.check else {
+            return nil
+        }
         guard PackedSample.hasSnapshotLayout else {
-            guard CacheChecksum(bytes) == rows.check else { return nil }
-            return (0..<rowCount).map { PackedSample(snapshotBytes: bytes, at: $0 * 64) }
+            return PackedRows((0..<rowCount).map { PackedSample(snapshotBytes: bytes, at: $0 * PackedSample.byteCount) })
         }
-        // PackedSample holds only integers and a Double: any bytes are a valid row (the checks after the copy say which are sane).
-        return ZeroedMemory.rows(of: PackedSample.self, count: rowCount) { room in
-            file.copy(bytes, releasingInto: room)
-            return CacheChecksum(room.view) == rows.check
-        }
+        return PackedRows(in: file, offset: rows.offset, count: rowCount)
     }
 }
 

@@ -243,9 +243,10 @@ package enum SnapshotFile {
         }
     }
 
-    /// Calls `body` with the snapshot bytes of each of `pieces` (rows):
-    /// their memory where a row's layout is its file layout, else a converted copy.
-    private static func withRowBytes<Result>(_ pieces: ArraySlice<[PackedSample]>, done: [ByteView] = [],
+    /// Calls `body` with the snapshot bytes of each of `pieces` (rows): the
+    /// memory or the mapped file that holds them where a row's layout is its
+    /// file layout, else a converted copy.
+    private static func withRowBytes<Result>(_ pieces: ArraySlice<PackedRows>, done: [ByteView] = [],
                                              _ body: ([ByteView]) -> Result) -> Result {
         guard let rows = pieces.first else { return body(done) }
         func next(_ view: ByteView) -> Result { withRowBytes(pieces.dropFirst(), done: done + [view], body) }
@@ -254,7 +255,7 @@ package enum SnapshotFile {
             for row in rows { row.writeSnapshotBytes(to: &writer) }
             return ByteView.with(writer.bytes, next)
         }
-        return ZeroedMemory.withBytes(of: rows, next)
+        return rows.withMemoryBytes(next)
     }
 
     /// Writes `snapshot`, taken at `stamp`, beside `logPath`, replacing any

@@ -1,9 +1,10 @@
 import Testing
 @testable import DuneEvents
 
-/// The owner types that write raw memory — `MutableByteView`, `AlignedBytes`,
-/// `ZeroedMemory`'s row tables — at the edges their invariants name: every
-/// unaligned offset, empty ranges, overlapping copies, growth, and failed fills.
+/// The owner types that write raw memory — `MutableByteView`, `AlignedBytes` —
+/// and `PackedRows` read in place from a mapped file, at the edges their
+/// invariants name: every unaligned offset, empty ranges, overlapping copies,
+/// growth, and rows past the file's end.
 @Suite struct OwnedMemoryTests {
     // MARK: - MutableByteView
 
@@ -106,39 +107,32 @@ import Testing
         #expect(Array(buffer.bytes(0..<8)) == [1, 2, 3, 4, 5, 6, 7, 8])
     }
 
-    // MARK: - Tables of rows
+    // MARK: - Rows read in place
 
-    /// A plain row: integers and a Double, every byte pattern a value.
-    private struct Row: Equatable {
-        var id: UInt64
-        var value: Double
-        var count: Int32
-        var flags: UInt16
-    }
-
-    @Test(arguments: [0, 1, 3, 40_000])
-    func rowsWrittenAsBytesReadBackAsTheSameRows(count: Int) {
-        let rows: [Row] = (0..<count).map { (index: Int) -> Row in
-            Row(id: UInt64(index) &* 0x9E37_79B9, value: Double(index) / 3, count: Int32(-index), flags: UInt16(index & 0xFFFF))
+    /// Rows written at an odd offset of a file read back the same in place,
+    /// through the mapping; rows past the file's end are refused.
+    @Test(arguments: [0, 1, 3, 5_000])
+    func rowsReadInPlaceFromAMappedFileAreTheRowsWritten(count: Int) async throws {
+        let rows = (0..<count).map { (index: Int) in
+            PackedSample(idHigh: UInt64(index) &* 0x9E37_79B9, idLow: ~UInt64(index), seq: index + 1, value: Double(index) / 3,
+                         startSeconds: Int64(index) * 60, endSeconds: Int64(index) * 60 + 30, startNanoseconds: Int32(index % 1000),
+                         endNanoseconds: -1, startOffsetMinutes: 120, endOffsetMinutes: -300, source: UInt16(index % 7),
+                         kindIndex: UInt8(index % 9), flags: UInt8(index & 0xFF))
         }
-        let bytes = ZeroedMemory.withBytes(of: rows) { Array($0) }
-        #expect(bytes.count == count * MemoryLayout<Row>.stride)
-        let restored = ZeroedMemory.rows(of: Row.self, count: count) { room in
-            #expect(room.count == bytes.count)
-            ByteView.with(bytes) { room.copy($0, to: 0) }
-            return true
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/rows"
+            let prefix: [UInt8] = [7, 7, 7]  // rows at an unaligned offset, as a snapshot's sections lie
+            try logTestWrite(path, prefix + PackedRows(rows).withMemoryBytes { Array($0) } + [9])
+            let file = try #require(MappedFile(path))
+            let mapped = try #require(PackedRows(in: file, offset: prefix.count, count: count))
+            #expect(mapped.isMapped)
+            #expect(Array(mapped).map(\.seq) == rows.map(\.seq))
+            #expect(mapped.indices.allSatisfy { index in
+                withUnsafeBytes(of: mapped[index]) { Array($0) } == withUnsafeBytes(of: rows[index]) { Array($0) }
+            })
+            #expect(mapped.withMemoryBytes { Array($0) } == PackedRows(rows).withMemoryBytes { Array($0) })
+            #expect(PackedRows(in: file, offset: prefix.count + 2, count: count) == nil, "the last row would end past the file")
         }
-        #expect(restored == rows)
-    }
-
-    @Test func aFailedFillKeepsNoRows() {
-        var offered = -1
-        let rows = ZeroedMemory.rows(of: Row.self, count: 5) { room in
-            offered = room.count
-            return false
-        }
-        #expect(rows == nil)
-        #expect(offered == 5 * MemoryLayout<Row>.stride)
     }
 
     // MARK: - Users of the views
