@@ -6,6 +6,7 @@
 #   - read-write open to the first state;
 #   - close() with a snapshot write, on a store that appended (its deciders'
 #     and per-sample state loaded): peak RSS (VmHWM) after − before the close;
+#     and the same after a correction and a deletion of restored samples;
 #   - report from the snapshot against report --no-snapshot;
 #   - the first append on a log without <log>.checkpoint (a new user's first
 #     write: it replays the deciders' state and writes the checkpoint) against
@@ -88,6 +89,7 @@ for name in $LAUNCH_LOGS; do
         $BENCH first-state "$STORE" read-only >> "$R/ro.txt"
         $BENCH first-state "$STORE" read-write >> "$R/rw.txt"
         $BENCH close "$STORE" >> "$R/close.txt"
+        $BENCH close "$STORE" correcting >> "$R/close-correcting.txt"
         wall "$R/report.txt" $DUNE report --log "$STORE"
         wall "$R/report-replay.txt" $DUNE report --no-snapshot --log "$STORE"
         wall "$R/rebuild.txt" $DUNE rebuild --log "$STORE"
@@ -115,6 +117,7 @@ for name in $LAUNCH_LOGS; do
     echo "| read-write open → first state, resident memory added | $(median $(field 'resident \+([0-9.-]+) MB' "$R/rw.txt")) MB | |"
     echo "| \`close()\` with a snapshot write, after an append: peak RSS added | $(median $(field '\(\+([0-9.]+) MB\)' "$R/close.txt")) MB | ≤ 20 MB |"
     echo "| \`close()\` with a snapshot write: time | $(median $(field 'close: ([0-9.]+) ms' "$R/close.txt")) ms | |"
+    echo "| the same after a correction and a deletion of restored samples: peak RSS added | $(median $(field '\(\+([0-9.]+) MB\)' "$R/close-correcting.txt")) MB | |"
     echo "| \`report\` from the snapshot / \`report --no-snapshot\` (whole process, wall) | $(median $(cat "$R/report.wall")) / $(median $(cat "$R/report-replay.wall")) ms = $(ratio "$R/report.wall" "$R/report-replay.wall") | ≤ 0.2× |"
     echo "| the same, CPU time | $(median $(cat "$R/report.cpu")) / $(median $(cat "$R/report-replay.cpu")) ms = $(ratio "$R/report.cpu" "$R/report-replay.cpu") | |"
     echo "| first append without a checkpoint (the call) / \`rebuild\` (whole process), wall | $(median $(cat "$R/first-append-call.wall")) / $(median $(cat "$R/rebuild.wall")) ms = $(ratio "$R/first-append-call.wall" "$R/rebuild.wall") | ≤ 1× |"
@@ -124,5 +127,5 @@ for name in $LAUNCH_LOGS; do
     echo "| first append without a checkpoint: peak RSS added by the call | $(median $(field '\(\+([0-9.]+) MB\)' "$R/first-append.txt")) MB | |"
     echo
     echo "every run:"
-    cat "$R/ro.txt" "$R/rw.txt" "$R/close.txt" "$R/first-append.txt" | sed 's/^/    /'
+    cat "$R/ro.txt" "$R/rw.txt" "$R/close.txt" "$R/close-correcting.txt" "$R/first-append.txt" | sed 's/^/    /'
 done

@@ -218,10 +218,17 @@ import DuneTools
         }) != nil)
     }
 
-    /// A store restored from a snapshot that then folded only new samples writes its next
-    /// snapshot from the restored rows and index as they are (no copy); one that replaced
-    /// or deleted a sample compacts them. Both read back as a replay of the whole log.
-    @Test(arguments: ["new samples only", "a correction", "a deletion"])
+    /// A store restored from a snapshot writes its next snapshot from the
+    /// restored rows as they are (no copy), in runs between the samples it
+    /// replaced or deleted since, with its id index renumbered to the rows
+    /// kept; only a replaced or deleted whole sample (a workout, an id that
+    /// is not a UUID) of the restored rows makes it compact every current
+    /// sample instead. Every way reads back
+    /// as a replay of the whole log, and finds its samples by id again: a
+    /// correction and a deletion folded after that second restore land on
+    /// the right samples.
+    @Test(arguments: ["new samples only", "a correction", "a deletion", "corrections and deletions", "a workout corrected",
+                      "a sample kept whole deleted"])
     func aSnapshotAfterAppendsReadsBackAsAReplay(tail: String) throws {
         func uuid(_ number: Int) -> String { "00000000-0000-4000-8000-\(String(100_000_000_000 + number).suffix(12))" }
         var log = LogBuilder()
@@ -243,21 +250,53 @@ import DuneTools
         switch tail {
         case "a correction": try log.quantity(.hrv, id: uuid(3), start: "2026-02-03T06:00:00Z", value: 60)
         case "a deletion": _ = try log.delete(id: uuid(4))
+        case "corrections and deletions":
+            // The first restored row among them, a sample corrected twice (to another day), and a new sample corrected.
+            _ = try log.delete(id: uuid(1))
+            try log.quantity(.hrv, id: uuid(9), start: "2026-02-09T06:00:00Z", value: 61)
+            try log.quantity(.hrv, id: uuid(9), start: "2026-02-10T06:00:00Z", value: 62)
+            _ = try log.delete(id: uuid(28))
+            _ = try log.delete(id: uuid(14))
+            try log.quantity(.hrv, id: uuid(2_003), start: "2026-03-03T06:00:00Z", value: 47, source: "New Watch")
+        case "a workout corrected":
+            try log.workout(id: uuid(1_010), "rowing", from: "2026-02-10T17:00:00Z", to: "2026-02-10T17:30:00Z", energyKcal: 250)
+        case "a sample kept whole deleted": _ = try log.delete(id: "rhr-14")  // an id that is not a UUID: a whole sample
         default: break
         }
         var restored = ReadModelEngine(first)
         restored.apply(Array(log.events.dropFirst(restoredCount)))
         let snapshot = try #require(restored.snapshot)
-        if case .parts = snapshot.samples {
-            #expect(tail == "new samples only", "only a store whose versions are all current writes its rows as they are")
+        if case .parts(let pieces, _, _) = snapshot.samples {
+            #expect(!Self.replacesAWholeSample(tail), "a replaced whole sample of the restored rows is compacted")
+            #expect(pieces[0].rows.isMapped, "the restored rows are written from the mapping")
+            #expect(pieces[0].runs.count == ["a correction": 2, "a deletion": 2, "corrections and deletions": 4][tail] ?? 1)
+            if case .renumbered = snapshot.index {
+                #expect(tail != "new samples only", "an index whose versions are all current is written as it is")
+            } else {
+                #expect(tail == "new samples only", "the index is renumbered as it is written, not copied")
+            }
         } else {
-            #expect(tail != "new samples only")
+            #expect(Self.replacesAWholeSample(tail))
         }
         let again = ReadModelEngine(try #require(try Self.roundTrip(snapshot)))
         let replayed = Self.folded(log.events)
         #expect(Self.files(again) == Self.files(replayed))
         #expect(again.samples == replayed.samples)
         #expect(again.sampleCountsBySource() == replayed.sampleCountsBySource())
+        // Lookups by id through the index written: a correction and a deletion after the second restore.
+        let countBefore = log.events.count
+        try log.quantity(.hrv, id: uuid(20), start: "2026-02-20T06:00:00Z", value: 70)
+        _ = try log.delete(id: uuid(2_005))
+        _ = try log.delete(id: "rhr-7")
+        var third = again
+        third.apply(Array(log.events.dropFirst(countBefore)))
+        let replayedAll = Self.folded(log.events)
+        #expect(Self.files(third) == Self.files(replayedAll))
+        #expect(third.samples == replayedAll.samples)
+    }
+
+    static func replacesAWholeSample(_ tail: String) -> Bool {
+        tail == "a workout corrected" || tail == "a sample kept whole deleted"
     }
 
     /// The check of parts one after the other is the check of their bytes joined, whatever the cuts.

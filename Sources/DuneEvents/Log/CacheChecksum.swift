@@ -39,36 +39,61 @@ package struct CacheChecksum: Sendable, Equatable {
             self = ByteView.with(rest) { joined in CacheChecksum(parts: Array(parts[..<uneven]) + [joined]) }
             return
         }
-        var a: UInt64 = 0x243F_6A88_85A3_08D3
-        var b: UInt64 = 0x1319_8A2E_0370_7344
-        var c: UInt64 = 0xA409_3822_299F_31D0
-        var d: UInt64 = 0x082E_FA98_EC4E_6C89
-        @inline(__always) func step(_ h: UInt64, _ word: UInt64) -> UInt64 {
+        var accumulator = Accumulator()
+        for part in parts { accumulator.add(part) }
+        self = accumulator.checksum
+    }
+
+    /// A check computed over bytes given piece by piece (bytes made as they
+    /// are written, never whole in memory): every piece but the last must be
+    /// a whole number of 32-byte groups.
+    ///
+    /// ```swift
+    /// var accumulator = CacheChecksum.Accumulator()
+    /// accumulator.add(first)                  // 32 × k bytes
+    /// accumulator.add(last)                   // any length
+    /// accumulator.checksum == CacheChecksum(parts: [first, last])
+    /// ```
+    package struct Accumulator: Sendable {
+        private var a: UInt64 = 0x243F_6A88_85A3_08D3
+        private var b: UInt64 = 0x1319_8A2E_0370_7344
+        private var c: UInt64 = 0xA409_3822_299F_31D0
+        private var d: UInt64 = 0x082E_FA98_EC4E_6C89
+        private var count = 0
+        /// The last piece's final 0–31 bytes, zero-padded to four words.
+        private var tail: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+        package init() {}
+
+        @inline(__always) private static func step(_ h: UInt64, _ word: UInt64) -> UInt64 {
             let mixed = h ^ word
-            return ((mixed << 29) | (mixed >> 35)) &* Self.multiplier
+            return ((mixed << 29) | (mixed >> 35)) &* CacheChecksum.multiplier
         }
-        let last = parts.last ?? .empty
-        var count = 0
-        for bytes in parts.dropLast() + [last] {
+
+        /// Adds the next piece.
+        /// - Precondition: every piece before it was a whole number of 32-byte groups.
+        package mutating func add(_ bytes: ByteView) {
+            precondition(count % 32 == 0, "CacheChecksum: only the last piece may end inside a 32-byte group")
             count += bytes.count
             var index = 0
             let whole = bytes.count & ~31
             while index < whole {
-                a = step(a, bytes.loadLittleEndian(at: index, as: UInt64.self))
-                b = step(b, bytes.loadLittleEndian(at: index + 8, as: UInt64.self))
-                c = step(c, bytes.loadLittleEndian(at: index + 16, as: UInt64.self))
-                d = step(d, bytes.loadLittleEndian(at: index + 24, as: UInt64.self))
+                a = Self.step(a, bytes.loadLittleEndian(at: index, as: UInt64.self))
+                b = Self.step(b, bytes.loadLittleEndian(at: index + 8, as: UInt64.self))
+                c = Self.step(c, bytes.loadLittleEndian(at: index + 16, as: UInt64.self))
+                d = Self.step(d, bytes.loadLittleEndian(at: index + 24, as: UInt64.self))
                 index += 32
             }
+            tail = (bytes.loadLittleEndianZeroPadded(at: whole), bytes.loadLittleEndianZeroPadded(at: whole + 8),
+                    bytes.loadLittleEndianZeroPadded(at: whole + 16), bytes.loadLittleEndianZeroPadded(at: whole + 24))
         }
-        // The last 0–31 bytes, zero-padded to four words.
-        let index = last.count & ~31
-        a = step(a, last.loadLittleEndianZeroPadded(at: index))
-        b = step(b, last.loadLittleEndianZeroPadded(at: index + 8))
-        c = step(c, last.loadLittleEndianZeroPadded(at: index + 16))
-        d = step(d, last.loadLittleEndianZeroPadded(at: index + 24))
-        let length = UInt64(count)
-        lanes = (step(a, length), step(b, length), step(c, length), step(d, length))
+
+        /// The check of every byte added.
+        package var checksum: CacheChecksum {
+            let length = UInt64(count)
+            return CacheChecksum(lanes: (Self.step(Self.step(a, tail.0), length), Self.step(Self.step(b, tail.1), length),
+                                         Self.step(Self.step(c, tail.2), length), Self.step(Self.step(d, tail.3), length)))
+        }
     }
 
     /// The check of a collection of bytes (in place when its storage is contiguous).

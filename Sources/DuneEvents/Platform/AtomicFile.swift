@@ -6,6 +6,12 @@
 /// destination, made durable, renamed over the destination, and the
 /// directory synced: a reader sees the old file or the new one, never a part.
 package enum AtomicFile {
+    /// Bytes made piece by piece as they are written, after a file's parts
+    /// (a section computed on the fly rather than held whole in memory): the
+    /// function calls its argument with each piece in order, each a view
+    /// valid only during that call.
+    package typealias StreamedBytes = ((ByteView) -> Void) -> Void
+
     /// Creates `path` and its missing parents (mode 0700), like `mkdir -p`.
     ///
     /// - Throws: `DuneEventsError` `.io` when a directory cannot be created.
@@ -35,11 +41,11 @@ package enum AtomicFile {
 
     /// ``write(_:to:protection:fileSystem:)`` of `parts`, written one after
     /// the other from the memory that holds them (a large file is never joined
-    /// into one more copy first).
-    package static func write(parts: [ByteView], to path: String, protection: FileProtection = .default,
-                              fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
+    /// into one more copy first), then of the pieces `streamed` makes.
+    package static func write(parts: [ByteView], then streamed: StreamedBytes = { _ in }, to path: String,
+                              protection: FileProtection = .default, fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
         do throws(Errno) {
-            try FileSystem.writeAtomically(parts, to: path, protection: protection, fileSystem: fileSystem)
+            try FileSystem.writeAtomically(parts, then: streamed, to: path, protection: protection, fileSystem: fileSystem)
         } catch {
             throw DuneEventsError(error, during: .write, path: path)
         }
@@ -85,12 +91,15 @@ package enum AtomicFile {
         }.get()
     }
 
-    /// Writes `parts`, one after the other, to a new temporary file beside `path` (mode 0600) and makes it durable.
+    /// Writes `parts`, one after the other, then the pieces `streamed` makes,
+    /// to a new temporary file beside `path` (mode 0600) and makes it durable.
     /// - Returns: The file, to ``Prepared/commit()`` or ``Prepared/discard()``.
     /// - Throws: `DuneEventsError` `.io`; nothing is left behind then.
-    package static func prepare(parts: [ByteView], for path: String, protection: FileProtection = .default) throws(DuneEventsError) -> Prepared {
+    package static func prepare(parts: [ByteView], then streamed: StreamedBytes = { _ in }, for path: String,
+                                protection: FileProtection = .default) throws(DuneEventsError) -> Prepared {
         do throws(Errno) {
-            return Prepared(temporaryPath: try FileSystem.writeTemporary(parts, beside: path, protection: protection), path: path)
+            return Prepared(temporaryPath: try FileSystem.writeTemporary(parts, then: streamed, beside: path, protection: protection),
+                            path: path)
         } catch {
             throw DuneEventsError(error, during: .write, path: path)
         }

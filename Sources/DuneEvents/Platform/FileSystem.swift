@@ -138,9 +138,9 @@ package enum FileSystem {
 
     /// ``writeAtomically(_:to:protection:fileSystem:)`` of `parts`, one after
     /// the other, from the memory that holds them (nothing is joined first).
-    static func writeAtomically(_ parts: [ByteView], to path: String, protection: FileProtection,
+    static func writeAtomically(_ parts: [ByteView], then streamed: AtomicFile.StreamedBytes = { _ in }, to path: String, protection: FileProtection,
                                 fileSystem: FileSystemWitness = .system) throws(Errno) {
-        let temporary = try writeTemporary(parts, beside: path, protection: protection, fileSystem: fileSystem)
+        let temporary = try writeTemporary(parts, then: streamed, beside: path, protection: protection, fileSystem: fileSystem)
         do throws(Errno) {
             try rename(temporary, to: path, fileSystem: fileSystem)
         } catch {
@@ -150,13 +150,14 @@ package enum FileSystem {
         try syncDirectory(parentDirectory(of: path), fileSystem: fileSystem)
     }
 
-    /// Writes `parts`, one after the other, to a new file beside `path`
+    /// Writes `parts`, one after the other, then the pieces `streamed` makes,
+    /// to a new file beside `path`
     /// (`<path>.tmp-<pid>-<n>`, numbered so that two writers in one process
     /// never share one) and `durableSync`s it: the first half of
     /// ``writeAtomically(_:to:protection:fileSystem:)``.
     /// - Returns: The temporary file's path.
     /// - Throws: `Errno`; nothing is left behind then.
-    static func writeTemporary(_ parts: [ByteView], beside path: String, protection: FileProtection,
+    static func writeTemporary(_ parts: [ByteView], then streamed: AtomicFile.StreamedBytes = { _ in }, beside path: String, protection: FileProtection,
                                fileSystem: FileSystemWitness = .system) throws(Errno) -> String {
         let number = temporaryCount.withLock { count in
             count += 1
@@ -166,6 +167,12 @@ package enum FileSystem {
         let descriptor = try createFile(temporary, access: .writeOnly, ifExists: .truncate, protection: protection, fileSystem: fileSystem)
         do throws(Errno) {
             for part in parts { try descriptor.writeAll(part.buffer) }
+            var failure: Errno?
+            streamed { piece in
+                guard failure == nil else { return }
+                do throws(Errno) { try descriptor.writeAll(piece.buffer) } catch { failure = error }
+            }
+            if let failure { throw failure }
             try descriptor.durableSync()
             try descriptor.close()
         } catch {

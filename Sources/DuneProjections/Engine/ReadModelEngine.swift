@@ -189,6 +189,16 @@ package struct ReadModelEngine: Sendable {
                                    syncStatus: syncStatus.readModel().restamped(seq), apps: apps), stage: stage)
     }
 
+    /// The daily stage at ``throughSeq``, what a snapshot stores: the last
+    /// state's (or the restored one), brought up to date from the earliest
+    /// day whose samples changed, as ``state()`` does, without computing the models.
+    private mutating func currentStage() -> DailyStage {
+        if let last, last.state.throughSeq == throughSeq { return last.stage }
+        guard var stage = last?.stage ?? restoredStage?.stage else { return DailyStage(samples: samples) }
+        if let firstChanged = store.takeEarliestChangedDay() { stage.recompute(from: firstChanged, samples: store) }
+        return stage
+    }
+
     /// Every model of `stage`, computed from scratch, stamped `seq` (the sync
     /// status and the app models are the engine's own: those at `seq` when
     /// it is ``throughSeq``, else recomputed by the next ``state()``).
@@ -227,19 +237,19 @@ package struct ReadModelEngine: Sendable {
     /// - Complexity: O(n log n) for n samples.
     package var snapshot: ProjectionSnapshot? {
         var engine = self
-        _ = engine.state()
+        let stage = engine.currentStage()
         let current = engine.samples
-        guard let stage = engine.last?.stage, !engine.snapshotIsDamaged else { return nil }
+        guard !engine.snapshotIsDamaged else { return nil }
         let counts = current.sampleCountsBySource().sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        let (samples, index): (SnapshotSamples, SampleIndex)
+        let (samples, index): (SnapshotSamples, SnapshotIndex)
         if let compact = current.compactSnapshotSamples() {
-            // Nothing replaced or deleted: the restored rows and the index are written as they are.
+            // The restored rows are written as they are (without the replaced and deleted ones), the index as it is or renumbered.
             (samples, index) = compact
         } else {
             let block = current.liveBlock()
-            (samples, index) = (.built(block), SampleIndex(indexing: block))
+            (samples, index) = (.built(block), .built(SampleIndex(indexing: block)))
         }
-        return ProjectionSnapshot(throughSeq: throughSeq, samples: samples, index: .built(index),
+        return ProjectionSnapshot(throughSeq: throughSeq, samples: samples, index: index,
                                   stage: stage, sourceCounts: counts.map { SourceCount(source: $0.key, samples: $0.value) },
                                   profileSleepTargetMinutes: readiness.profileSleepTargetMinutes, profileSeq: readiness.profileSeq,
                                   syncStatus: syncStatus, appParts: appParts)

@@ -168,8 +168,47 @@ struct SampleIndex: Sendable {
 
     /// Every version in the table, in no particular order.
     var versions: [UInt32] {
-        guard let table else { return [] }
-        return (0..<table.capacity).compactMap { table.slots[$0] == 0 ? nil : UInt32(truncatingIfNeeded: table.slots[$0]) }
+        var versions: [UInt32] = []
+        versions.reserveCapacity(count)
+        forEachVersion { versions.append($0) }
+        return versions
+    }
+
+    /// Calls `body` with every version in the table, in no particular order.
+    func forEachVersion(_ body: (UInt32) -> Void) {
+        guard let table else { return }
+        for slot in 0..<table.capacity where table.slots[slot] != 0 { body(UInt32(truncatingIfNeeded: table.slots[slot])) }
+    }
+
+    /// Calls `body` with the slots as little-endian bytes, each version `v`
+    /// replaced by `renumber(v)` (see ``renumbered(_:)``), `slotsPerPiece`
+    /// slots at a time: the image of the renumbered table, made piece by
+    /// piece as it is written, never whole in memory.
+    func withRenumberedSlotBytes(slotsPerPiece: Int = 1 << 16, _ renumber: (UInt32) -> UInt32, _ body: (ByteView) -> Void) {
+        guard let table else { return body(.empty) }
+        var piece = [UInt64](repeating: 0, count: min(slotsPerPiece, table.capacity))
+        for start in stride(from: 0, to: table.capacity, by: piece.count) {
+            for offset in piece.indices {
+                let entry = table.slots[start + offset]
+                piece[offset] = (entry == 0 ? 0 : entry & 0xFFFF_FFFF_0000_0000 | UInt64(renumber(UInt32(truncatingIfNeeded: entry)))).littleEndian
+            }
+            piece.withUnsafeBytes { body(ByteView($0)) }
+        }
+    }
+
+    /// A copy of the index with each version `v` replaced by `renumber(v)`,
+    /// in the same slots: the same ids, found by the same probes, when
+    /// `renumber` is one to one (a snapshot's rows, numbered from 1, that
+    /// keep only the current versions).
+    func renumbered(_ renumber: (UInt32) -> UInt32) -> SampleIndex {
+        guard let table else { return self }
+        var copy = self
+        copy.table = table.copy()
+        guard let slots = copy.table?.slots else { return copy }
+        for slot in 0..<table.capacity where slots[slot] != 0 {
+            slots[slot] = slots[slot] & 0xFFFF_FFFF_0000_0000 | UInt64(renumber(UInt32(truncatingIfNeeded: slots[slot])))
+        }
+        return copy
     }
 
     private mutating func makeUnique() {

@@ -273,27 +273,42 @@ package struct SampleStore: Sendable {
         return SampleBlock(rows: rows, fullSamples: fullSamples, sources: sources)
     }
 
-    /// The samples a snapshot keeps, without copying the first block, when
-    /// every version is current — nothing folded since the versions began
-    /// was replaced or deleted, and every row of a referenced block was
-    /// folded (so a version is its row + 1 in the blocks one after the
-    /// other): the first block's rows as they are (a restored snapshot's
-    /// rows), then every other block's rows, their sources and whole samples
-    /// numbered after the first block's; and the id index as it is. `nil`
-    /// otherwise (``liveBlock()`` then compacts the live versions).
-    /// - Complexity: O(a) for the a rows after the first block.
-    func compactSnapshotSamples() -> (samples: SnapshotSamples, index: SampleIndex)? {
-        guard unreadIndex == nil, index.count == Int(versions.nextVersion) - 1 else { return nil }
-        let blocks = versions.allBlocks.blocks
+    /// The samples a snapshot keeps and the id index to write beside them,
+    /// without copying the first block's rows (a restored snapshot's, read in
+    /// place from its mapping): its current rows are written as they are, in
+    /// runs between the versions replaced or deleted since; the current rows
+    /// of every later block are copied, their sources and whole samples
+    /// numbered after the first block's. The index is the store's own, its
+    /// versions renumbered to their rows in the snapshot as it is written
+    /// when some were replaced or deleted (the same slots: no id is hashed
+    /// again, and no copy of the table is made). `nil` when the index is not read yet or when a whole
+    /// sample of the first block was replaced or deleted (its table would
+    /// keep it): ``liveBlock()`` then compacts the current versions.
+    ///
+    /// What it holds besides the rows and the index that are written as they
+    /// are: the rows after the first block and a bit per version.
+    /// - Complexity: O(v + c) for v versions and c index slots.
+    func compactSnapshotSamples() -> (samples: SnapshotSamples, index: SnapshotIndex)? {
+        guard unreadIndex == nil else { return nil }
+        let (blocks, firstVersions) = versions.allBlocks
         guard let first = blocks.first else { return nil }
+        let live = LiveVersions(index, versionCount: Int(versions.nextVersion) - 1)
+        var runs: [Range<Int>] = []
+        var runStart = 0
+        for row in 0..<first.count where !live.contains(UInt32(row + 1)) {
+            guard !first.rows[row].isFull else { return nil }
+            if runStart < row { runs.append(runStart..<row) }
+            runStart = row + 1
+        }
+        if runStart < first.count { runs.append(runStart..<first.count) }
         var sources = first.sources
         var fullSamples = first.fullSamples
         // Only looked up: the numbering follows the rows' order.
         var sourceIndexes: [String: UInt16] = [:]
         for (number, name) in sources.enumerated() where sourceIndexes[name] == nil { sourceIndexes[name] = UInt16(number) }
         var rest: [PackedSample] = []
-        for block in blocks.dropFirst() {
-            for var row in block.rows {
+        for (block, firstVersion) in zip(blocks, firstVersions).dropFirst() {
+            for (position, var row) in block.rows.enumerated() where live.contains(firstVersion + UInt32(position)) {
                 if row.isFull {
                     fullSamples.append(block.fullSamples[row.fullIndex])
                     row.value = Double(bitPattern: UInt64(fullSamples.count - 1))
@@ -311,7 +326,9 @@ package struct SampleStore: Sendable {
                 rest.append(row)
             }
         }
-        return (.parts(rows: [first.rows, PackedRows(rest)], fullSamples: fullSamples, sources: sources), index)
+        let pieces = [RowRuns(rows: first.rows, runs: runs), RowRuns(rows: PackedRows(rest), runs: rest.isEmpty ? [] : [0..<rest.count])]
+        let snapshotIndex = live.allCurrent ? SnapshotIndex.built(index) : .renumbered(index, live)
+        return (.parts(pieces, fullSamples: fullSamples, sources: sources), snapshotIndex)
     }
 
     /// The store that folding `block` (a snapshot's live samples: each id
@@ -325,7 +342,7 @@ package struct SampleStore: Sendable {
     init(restoring block: SampleBlock, index: SnapshotIndex) {
         versions = SampleVersions(restoring: block)
         switch index {
-        case .built(let built): self.index = built
+        case .built, .renumbered: self.index = index.loaded() ?? SampleIndex()
         case .mapped(let image): unreadIndex = image
         }
         for (row, packed) in block.rows.enumerated() {

@@ -199,17 +199,17 @@ struct SourceCount: Sendable, Equatable {
 /// still in the mapped file it was read from, to be read when first needed.
 enum SnapshotSamples: Sendable {
     case built(SampleBlock)
-    /// Rows in pieces, written one after the other as one section (the
-    /// first a restored snapshot's rows, not copied: see
+    /// Runs of rows, written one after the other as one section (the first
+    /// piece a restored snapshot's rows, not copied: see
     /// `SampleStore.compactSnapshotSamples()`), over one pair of tables.
-    case parts(rows: [PackedRows], fullSamples: [Sample], sources: [String])
+    case parts([RowRuns], fullSamples: [Sample], sources: [String])
     case mapped(MappedSamples)
 
     /// The number of samples.
     var count: Int {
         switch self {
         case .built(let block): block.count
-        case .parts(let rows, _, _): rows.reduce(0) { $0 + $1.count }
+        case .parts(let pieces, _, _): pieces.reduce(0) { $0 + $1.count }
         case .mapped(let mapped): mapped.rowCount
         }
     }
@@ -217,21 +217,35 @@ enum SnapshotSamples: Sendable {
     /// The samples as one block; `nil` when their mapped sections fail their checks or do not hold valid rows.
     func loaded() -> SampleBlock? {
         switch self {
-        case .built(let block): block
-        case .parts(let rows, let fullSamples, let sources):
-            SampleBlock(rows: rows.count == 1 ? rows[0] : PackedRows(rows.flatMap { $0 }), fullSamples: fullSamples, sources: sources)
-        case .mapped(let mapped): mapped.load()
+        case .built(let block): return block
+        case .parts(let pieces, let fullSamples, let sources):
+            if pieces.count == 1, pieces[0].runs == [pieces[0].rows.indices] {
+                return SampleBlock(rows: pieces[0].rows, fullSamples: fullSamples, sources: sources)
+            }
+            return SampleBlock(rows: pieces.flatMap { piece in piece.runs.flatMap { piece.rows[$0] } }, fullSamples: fullSamples,
+                               sources: sources)
+        case .mapped(let mapped): return mapped.load()
         }
     }
 
     /// What a snapshot file's tables and rows sections hold: the rows in
-    /// pieces, as they are in memory; `nil` as ``loaded()``.
-    func writable() -> (rows: [PackedRows], fullSamples: [Sample], sources: [String])? {
+    /// runs, as they are in memory; `nil` as ``loaded()``.
+    func writable() -> (rows: [RowRuns], fullSamples: [Sample], sources: [String])? {
         switch self {
-        case .parts(let rows, let fullSamples, let sources): (rows, fullSamples, sources)
-        case .built, .mapped: loaded().map { ([$0.rows], $0.fullSamples, $0.sources) }
+        case .parts(let pieces, let fullSamples, let sources): (pieces, fullSamples, sources)
+        case .built, .mapped: loaded().map { ([RowRuns(rows: $0.rows, runs: [$0.rows.indices])], $0.fullSamples, $0.sources) }
         }
     }
+}
+
+/// Some runs of the rows of one ``PackedRows``, written one after the
+/// other: the current rows of a block, without the replaced or deleted ones
+/// between them.
+struct RowRuns: Sendable {
+    let rows: PackedRows
+    let runs: [Range<Int>]
+
+    var count: Int { runs.reduce(0) { $0 + $1.count } }
 }
 
 /// The sample sections of a mapped snapshot (the tables of sources and
@@ -311,21 +325,27 @@ final class UnreadSamples: Sendable {
 /// the mapped file it was read from, to be read when a fold first needs it.
 enum SnapshotIndex: Sendable {
     case built(SampleIndex)
+    /// A store's index, with each version to be renumbered to its row among
+    /// the current ones as the snapshot is written (see
+    /// `SampleStore.compactSnapshotSamples()`).
+    case renumbered(SampleIndex, LiveVersions)
     case mapped(MappedIndex)
 
     /// The number of slots.
     var capacity: Int {
         switch self {
-        case .built(let index): index.capacity
+        case .built(let index), .renumbered(let index, _): index.capacity
         case .mapped(let image): image.capacity
         }
     }
 
-    /// Calls `body` with the slots as little-endian bytes: the built table's
-    /// memory, or the mapped section as it is.
-    func withSlotBytes<Result>(_ body: (ByteView) -> Result) -> Result {
+    /// Calls `body` with the slots as little-endian bytes, piece by piece:
+    /// the built table's memory, the renumbered table made as it is
+    /// written, or the mapped section as it is.
+    func forEachSlotPiece(_ body: (ByteView) -> Void) {
         switch self {
         case .built(let index): index.withSlotBytes(body)
+        case .renumbered(let index, let live): index.withRenumberedSlotBytes({ live.rank(of: $0) }, body)
         case .mapped(let image): body(image.file.bytes(image.capacity * 8, at: image.offset) ?? .empty)
         }
     }
@@ -334,6 +354,7 @@ enum SnapshotIndex: Sendable {
     func loaded() -> SampleIndex? {
         switch self {
         case .built(let index): index
+        case .renumbered(let index, let live): index.renumbered { live.rank(of: $0) }
         case .mapped(let image): image.load()
         }
     }

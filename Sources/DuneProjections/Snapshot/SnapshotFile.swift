@@ -56,11 +56,13 @@ import DuneEvents
 /// and nothing wrong is ever published.
 ///
 /// Writing streams: the checks are computed over the memory that holds the
-/// rows (in one piece or several: a restored snapshot's rows and those
-/// folded after them, see `SampleStore.compactSnapshotSamples()`) and the
-/// slots, then the header and the sections are written one after the other
-/// to the temporary file (``withParts(_:at:foldVersions:eventVersions:_:)``);
-/// no joined copy of the file is built in memory.
+/// rows (in runs: a restored snapshot's rows as they are in its mapping,
+/// without the ones replaced or deleted since, then those folded after
+/// them, see `SampleStore.compactSnapshotSamples()`) and the slots (a
+/// store's own, or renumbered a piece at a time), then the header and the
+/// sections are written one after the other to the temporary file
+/// (``withParts(_:at:foldVersions:eventVersions:_:)``); no joined copy of
+/// the file, and no second copy of the rows or the index, is built in memory.
 package enum SnapshotFile {
     static let magic = "DUNESNP1"
 
@@ -197,17 +199,21 @@ package enum SnapshotFile {
     }
 
     /// Calls `body` with the parts of `<log>.snapshot` for `snapshot`, taken
-    /// at `stamp`, in file order: the header (with each section's check) and
-    /// the five sections. The rows and the index slots are views of the
-    /// memory that holds them, so writing the parts one after the other
-    /// streams the file: no second copy of them is ever built.
+    /// at `stamp`, in file order — the header (with each section's check) and
+    /// the first four sections — and the last section, the index slots, made
+    /// piece by piece as it is written. The rows and the slots are views of
+    /// the memory or the mapped file that holds them (a renumbered index is
+    /// made a piece at a time, once for its check and once as it is written),
+    /// so writing the parts one after the other streams the file: no second
+    /// copy of them is ever built.
     /// (`foldVersions` other than the running code's only in tests of stale snapshots.)
     /// - Returns: What `body` returned; `nil`, without calling it, when
     ///   `snapshot` holds the samples of a mapped snapshot that fail their
     ///   check (an engine's ``ReadModelEngine/snapshot`` never does).
     static func withParts<Result>(_ snapshot: ProjectionSnapshot, at stamp: LogStamp,
                                   foldVersions: [UInt32] = ProjectionSnapshot.foldVersions,
-                                  eventVersions: String = EventVersions.stamp, _ body: ([ByteView]) -> Result) -> Result? {
+                                  eventVersions: String = EventVersions.stamp,
+                                  _ body: (_ parts: [ByteView], _ index: AtomicFile.StreamedBytes) -> Result) -> Result? {
         guard let samples = snapshot.samples.writable() else { return nil }
         var meta = BinaryWriter()
         for version in foldVersions { meta.uint32(version) }
@@ -222,40 +228,52 @@ package enum SnapshotFile {
             ByteView.with(stage.bytes) { stage in
                 ByteView.with(tables.bytes) { tables in
                     withRowBytes(samples.rows[...]) { rows in
-                        snapshot.index.withSlotBytes { slots in
-                            // Each section is one part, but the rows, which may be several.
-                            let sections = [[meta], [stage], [tables], rows, [slots]]
-                            var header = BinaryWriter()
-                            header.uint32(ProjectionSnapshot.formatVersion)
-                            header.uint32(UInt32(sections.count))
-                            for parts in sections {
-                                header.integer(parts.reduce(0) { $0 + $1.count })
-                                CacheChecksum(parts: parts).write(to: &header)
-                            }
-                            var start = Array(magic.utf8) + header.bytes
-                            CacheChecksum(start).write(to: &header)
-                            start = Array(magic.utf8) + header.bytes
-                            return ByteView.with(start) { body([$0] + sections.joined()) }
+                        let index = snapshot.index
+                        var indexCheck = CacheChecksum.Accumulator()
+                        var indexLength = 0
+                        index.forEachSlotPiece { piece in
+                            indexCheck.add(piece)
+                            indexLength += piece.count
                         }
+                        // Each section is one part, but the rows, which may be several, and the index, streamed.
+                        let sections = [[meta], [stage], [tables], rows]
+                        var header = BinaryWriter()
+                        header.uint32(ProjectionSnapshot.formatVersion)
+                        header.uint32(UInt32(sections.count + 1))
+                        for parts in sections {
+                            header.integer(parts.reduce(0) { $0 + $1.count })
+                            CacheChecksum(parts: parts).write(to: &header)
+                        }
+                        header.integer(indexLength)
+                        indexCheck.checksum.write(to: &header)
+                        var start = Array(magic.utf8) + header.bytes
+                        CacheChecksum(start).write(to: &header)
+                        start = Array(magic.utf8) + header.bytes
+                        return ByteView.with(start) { body([$0] + sections.joined(), index.forEachSlotPiece) }
                     }
                 }
             }
         }
     }
 
-    /// Calls `body` with the snapshot bytes of each of `pieces` (rows): the
-    /// memory or the mapped file that holds them where a row's layout is its
-    /// file layout, else a converted copy.
-    private static func withRowBytes<Result>(_ pieces: ArraySlice<PackedRows>, done: [ByteView] = [],
+    /// Calls `body` with the snapshot bytes of each run of `pieces`: views of
+    /// the memory or the mapped file that holds the rows where a row's layout
+    /// is its file layout, else converted copies.
+    private static func withRowBytes<Result>(_ pieces: ArraySlice<RowRuns>, done: [ByteView] = [],
                                              _ body: ([ByteView]) -> Result) -> Result {
-        guard let rows = pieces.first else { return body(done) }
-        func next(_ view: ByteView) -> Result { withRowBytes(pieces.dropFirst(), done: done + [view], body) }
+        guard let piece = pieces.first else { return body(done) }
+        let stride = PackedSample.byteCount
         guard PackedSample.hasSnapshotLayout else {
             var writer = BinaryWriter()
-            for row in rows { row.writeSnapshotBytes(to: &writer) }
-            return ByteView.with(writer.bytes, next)
+            for run in piece.runs {
+                for row in run { piece.rows[row].writeSnapshotBytes(to: &writer) }
+            }
+            return ByteView.with(writer.bytes) { withRowBytes(pieces.dropFirst(), done: done + [$0], body) }
         }
-        return rows.withMemoryBytes(next)
+        return piece.rows.withMemoryBytes { bytes in
+            let views = piece.runs.map { bytes.subview(($0.lowerBound * stride)..<($0.upperBound * stride)) }
+            return withRowBytes(pieces.dropFirst(), done: done + views, body)
+        }
     }
 
     /// Writes `snapshot`, taken at `stamp`, beside `logPath`, replacing any
@@ -271,8 +289,10 @@ package enum SnapshotFile {
                               fileSystem: FileSystemWitness = .system) throws(DuneEventsError) {
         removeStaleTemporaries(logPath: logPath)
         let destination = path(forLog: logPath)
-        guard let written = withParts(snapshot, at: stamp, { parts in
-            Result { () throws(DuneEventsError) in try AtomicFile.write(parts: parts, to: destination, protection: protection, fileSystem: fileSystem) }
+        guard let written = withParts(snapshot, at: stamp, { parts, index in
+            Result { () throws(DuneEventsError) in
+                try AtomicFile.write(parts: parts, then: index, to: destination, protection: protection, fileSystem: fileSystem)
+            }
         }) else { throw unreadableSamples(destination) }
         try written.get()
     }
@@ -319,8 +339,8 @@ extension SnapshotFile {
     package static func writeIfLockFree(_ fold: ReadModelEngine, at stamp: LogStamp, logPath: String,
                                         protection: FileProtection) throws(DuneEventsError) -> Bool {
         let destination = path(forLog: logPath)
-        guard let snapshot = fold.snapshot, let preparing = withParts(snapshot, at: stamp, { parts in
-            Result { () throws(DuneEventsError) in try AtomicFile.prepare(parts: parts, for: destination, protection: protection) }
+        guard let snapshot = fold.snapshot, let preparing = withParts(snapshot, at: stamp, { parts, index in
+            Result { () throws(DuneEventsError) in try AtomicFile.prepare(parts: parts, then: index, for: destination, protection: protection) }
         }) else { return false }
         let prepared = try preparing.get()
         var committed = false

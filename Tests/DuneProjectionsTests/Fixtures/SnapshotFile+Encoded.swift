@@ -7,8 +7,10 @@ extension SnapshotFile {
     static func encoded(_ snapshot: ProjectionSnapshot, at stamp: LogStamp,
                         foldVersions: [UInt32] = ProjectionSnapshot.foldVersions,
                         eventVersions: String = EventVersions.stamp) -> [UInt8] {
-        withParts(snapshot, at: stamp, foldVersions: foldVersions, eventVersions: eventVersions) { parts in
-            parts.flatMap(Array.init)
+        withParts(snapshot, at: stamp, foldVersions: foldVersions, eventVersions: eventVersions) { parts, index in
+            var bytes = parts.flatMap(Array.init)
+            index { bytes += Array($0) }
+            return bytes
         } ?? []
     }
 }

@@ -46,9 +46,11 @@ import Darwin
 /// log without one, and writes the checkpoint when it was missing or behind);
 /// prints its time and the peak memory (VmHWM) before and after it, then the
 /// time of a second append (what every append pays: the write and its sync).
-/// `StoreBench close LOG` — a read-write open, one append (the deciders' and
-/// the per-sample state loaded), then `close()` with its snapshot write;
-/// prints the peak memory (VmHWM) before and after the close.
+/// `StoreBench close LOG [correcting]` — a read-write open, one append (the
+/// deciders' and the per-sample state loaded) — with `correcting`, also a
+/// correction and a deletion of two samples half a year back, which the snapshot
+/// then leaves out — then `close()` with its snapshot write; prints the peak
+/// memory (VmHWM) before and after the close.
 @main
 struct StoreBench {
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {
@@ -95,7 +97,7 @@ struct StoreBench {
     static let usage = """
         usage: StoreBench open LOG | open-replay LOG | append LOG N fsync|batch|none [WARMUP]
                           | writer LOG N INTERVAL_MS fsync|batch|none | observe LOG N [read-only] | idle LOG SECONDS [read-only]
-                          | query LOG DAYS N | first-state LOG read-only|read-write | first-append LOG | close LOG
+                          | query LOG DAYS N | first-state LOG read-only|read-write | first-append LOG | close LOG [correcting]
         """
 
     static func main() async throws {
@@ -133,7 +135,7 @@ struct StoreBench {
         case "first-append":
             try await firstAppend(log: log)
         case "close":
-            try await closeAfterAppend(log: log)
+            try await closeAfterAppend(log: log, correcting: arguments.count > 3 && arguments[3] == "correcting")
         default:
             fail("unknown mode \(arguments[1])\n\(usage)")
         }
@@ -328,11 +330,23 @@ struct StoreBench {
         await store.close()
     }
 
-    static func closeAfterAppend(log: String) async throws {
+    static func closeAfterAppend(log: String, correcting: Bool) async throws {
         let store = try await DuneStore.open(at: log)
         let samples = Samples(lastDay: await store.state.trends.lastDay)
         guard case .appended = try await store.append(samples.input(0)) else { fail("the append was not appended") }
         _ = await store.samples(of: .hrv, in: samples.day...samples.day).samples.count
+        if correcting {
+            // A correction and a deletion of samples half a year back: restored rows replaced, so the snapshot leaves them out.
+            let halfYearBack = samples.day.adding(days: -180)
+            let old = await store.samples(of: .hrv, in: halfYearBack.adding(days: -7)...halfYearBack).samples
+            guard old.count >= 2, let quantity = old[0].quantity else { fail("no hrv samples half a year back to correct") }
+            let corrected = StoreInput.sample(SampleInput(id: old[0].id, start: old[0].start, end: old[0].end, source: old[0].source,
+                                                          reading: .hrv(quantity.value + 1, .milliseconds), hrvMeasure: old[0].hrvMeasure))
+            let deleted = StoreInput.sampleDeletion(SampleDeletion(sampleID: old[1].id, at: samples.midnight))
+            for outcome in try await store.append([corrected, deleted]) {
+                guard case .appended = outcome else { fail("the correction was not appended: \(outcome)") }
+            }
+        }
         let before = memory()
         let start = ContinuousClock.now
         await store.close()
