@@ -221,9 +221,9 @@ import DuneTools
     /// A store restored from a snapshot writes its next snapshot from the
     /// restored rows as they are (no copy), in runs between the samples it
     /// replaced or deleted since, with its id index renumbered to the rows
-    /// kept; only a replaced or deleted whole sample (a workout, an id that
-    /// is not a UUID) of the restored rows makes it compact every current
-    /// sample instead. Every way reads back
+    /// kept; a replaced or deleted whole sample (a workout, an id that is
+    /// not a UUID) of the restored rows leaves the table, the restored whole
+    /// rows copied and renumbered between the runs. Every way reads back
     /// as a replay of the whole log, and finds its samples by id again: a
     /// correction and a deletion folded after that second restore land on
     /// the right samples.
@@ -266,17 +266,25 @@ import DuneTools
         var restored = ReadModelEngine(first)
         restored.apply(Array(log.events.dropFirst(restoredCount)))
         let snapshot = try #require(restored.snapshot)
-        if case .parts(let pieces, _, _) = snapshot.samples {
-            #expect(!Self.replacesAWholeSample(tail), "a replaced whole sample of the restored rows is compacted")
-            #expect(pieces[0].rows.isMapped, "the restored rows are written from the mapping")
-            #expect(pieces[0].runs.count == ["a correction": 2, "a deletion": 2, "corrections and deletions": 4][tail] ?? 1)
-            if case .renumbered = snapshot.index {
-                #expect(tail != "new samples only", "an index whose versions are all current is written as it is")
-            } else {
-                #expect(tail == "new samples only", "the index is renumbered as it is written, not copied")
-            }
+        guard case .parts(let runs, let fullSamples, _) = snapshot.samples else {
+            Issue.record("a restored store's snapshot is written from its rows as they are, not compacted whole")
+            return
+        }
+        #expect(runs.sets[0].isMapped, "the restored rows are written from the mapping")
+        let kept = runs.runs.filter { $0.set == 0 }
+        if Self.replacesAWholeSample(tail) {
+            // The table keeps only current whole samples: the restored whole rows are copied, renumbered; the 28 hrv rows stay.
+            #expect(kept.reduce(0) { $0 + $1.rows.count } == 28)
+            // Only the current ones: 28 resting heart rates and 5 workouts restored, 6 step counts and 1 workout added (all
+            // whole: ids that are not UUIDs, workouts), then one workout replaced (its old version left) or one sample deleted.
+            #expect(fullSamples.count == (tail == "a workout corrected" ? 40 : 39))
         } else {
-            #expect(Self.replacesAWholeSample(tail))
+            #expect(kept.count == ["a correction": 2, "a deletion": 2, "corrections and deletions": 4][tail] ?? 1)
+        }
+        if case .renumbered = snapshot.index {
+            #expect(tail != "new samples only", "an index whose versions are all current is written as it is")
+        } else {
+            #expect(tail == "new samples only", "the index is renumbered as it is written, not copied")
         }
         let again = ReadModelEngine(try #require(try Self.roundTrip(snapshot)))
         let replayed = Self.folded(log.events)

@@ -278,35 +278,44 @@ package struct SampleStore: Sendable {
     /// place from its mapping): its current rows are written as they are, in
     /// runs between the versions replaced or deleted since; the current rows
     /// of every later block are copied, their sources and whole samples
-    /// numbered after the first block's. The index is the store's own, its
-    /// versions renumbered to their rows in the snapshot as it is written
-    /// when some were replaced or deleted (the same slots: no id is hashed
-    /// again, and no copy of the table is made). `nil` when the index is not read yet or when a whole
-    /// sample of the first block was replaced or deleted (its table would
-    /// keep it): ``liveBlock()`` then compacts the current versions.
+    /// numbered after the first block's. When a whole sample of the first
+    /// block was replaced or deleted, its table keeps only the current ones:
+    /// the first block's whole rows are then copied too, renumbered, each
+    /// between two runs. The index is the store's own, its versions
+    /// renumbered to their rows in the snapshot as it is written when some
+    /// were replaced or deleted (the same slots: no id is hashed again, and
+    /// no copy of the table is made). `nil` when the index is not read yet
+    /// or the sources outgrow a row's numbering: ``liveBlock()`` then
+    /// compacts the current versions.
     ///
     /// What it holds besides the rows and the index that are written as they
-    /// are: the rows after the first block and a bit per version.
+    /// are: the rows it copies and a bit per version.
     /// - Complexity: O(v + c) for v versions and c index slots.
     func compactSnapshotSamples() -> (samples: SnapshotSamples, index: SnapshotIndex)? {
         guard unreadIndex == nil else { return nil }
         let (blocks, firstVersions) = versions.allBlocks
         guard let first = blocks.first else { return nil }
         let live = LiveVersions(index, versionCount: Int(versions.nextVersion) - 1)
-        var runs: [Range<Int>] = []
-        var runStart = 0
-        for row in 0..<first.count where !live.contains(UInt32(row + 1)) {
-            guard !first.rows[row].isFull else { return nil }
-            if runStart < row { runs.append(runStart..<row) }
-            runStart = row + 1
+        let firstRows = 0..<first.count
+        let renumbersWholeSamples = !live.allCurrent
+            && firstRows.contains { !live.contains(UInt32($0 + 1)) && first.rows[$0].isFull }
+        var runs = RowRuns(first.rows)
+        var fullSamples = renumbersWholeSamples ? [] : first.fullSamples
+        for row in firstRows {
+            if !live.contains(UInt32(row + 1)) { continue }
+            guard renumbersWholeSamples, first.rows[row].isFull else {
+                runs.add(row, of: 0)
+                continue
+            }
+            var copy = first.rows[row]
+            fullSamples.append(first.fullSamples[copy.fullIndex])
+            copy.value = Double(bitPattern: UInt64(fullSamples.count - 1))
+            runs.addCopy(copy)
         }
-        if runStart < first.count { runs.append(runStart..<first.count) }
         var sources = first.sources
-        var fullSamples = first.fullSamples
         // Only looked up: the numbering follows the rows' order.
         var sourceIndexes: [String: UInt16] = [:]
         for (number, name) in sources.enumerated() where sourceIndexes[name] == nil { sourceIndexes[name] = UInt16(number) }
-        var rest: [PackedSample] = []
         for (block, firstVersion) in zip(blocks, firstVersions).dropFirst() {
             for (position, var row) in block.rows.enumerated() where live.contains(firstVersion + UInt32(position)) {
                 if row.isFull {
@@ -323,12 +332,11 @@ package struct SampleStore: Sendable {
                         sources.append(name)
                     }
                 }
-                rest.append(row)
+                runs.addCopy(row)
             }
         }
-        let pieces = [RowRuns(rows: first.rows, runs: runs), RowRuns(rows: PackedRows(rest), runs: rest.isEmpty ? [] : [0..<rest.count])]
         let snapshotIndex = live.allCurrent ? SnapshotIndex.built(index) : .renumbered(index, live)
-        return (.parts(pieces, fullSamples: fullSamples, sources: sources), snapshotIndex)
+        return (.parts(runs.finished(), fullSamples: fullSamples, sources: sources), snapshotIndex)
     }
 
     /// The store that folding `block` (a snapshot's live samples: each id

@@ -199,17 +199,17 @@ struct SourceCount: Sendable, Equatable {
 /// still in the mapped file it was read from, to be read when first needed.
 enum SnapshotSamples: Sendable {
     case built(SampleBlock)
-    /// Runs of rows, written one after the other as one section (the first
-    /// piece a restored snapshot's rows, not copied: see
+    /// Runs of rows, written one after the other as one section (most of
+    /// them a restored snapshot's rows, not copied: see
     /// `SampleStore.compactSnapshotSamples()`), over one pair of tables.
-    case parts([RowRuns], fullSamples: [Sample], sources: [String])
+    case parts(RowRuns, fullSamples: [Sample], sources: [String])
     case mapped(MappedSamples)
 
     /// The number of samples.
     var count: Int {
         switch self {
         case .built(let block): block.count
-        case .parts(let pieces, _, _): pieces.reduce(0) { $0 + $1.count }
+        case .parts(let runs, _, _): runs.count
         case .mapped(let mapped): mapped.rowCount
         }
     }
@@ -217,35 +217,75 @@ enum SnapshotSamples: Sendable {
     /// The samples as one block; `nil` when their mapped sections fail their checks or do not hold valid rows.
     func loaded() -> SampleBlock? {
         switch self {
-        case .built(let block): return block
-        case .parts(let pieces, let fullSamples, let sources):
-            if pieces.count == 1, pieces[0].runs == [pieces[0].rows.indices] {
-                return SampleBlock(rows: pieces[0].rows, fullSamples: fullSamples, sources: sources)
-            }
-            return SampleBlock(rows: pieces.flatMap { piece in piece.runs.flatMap { piece.rows[$0] } }, fullSamples: fullSamples,
-                               sources: sources)
-        case .mapped(let mapped): return mapped.load()
+        case .built(let block): block
+        case .parts(let runs, let fullSamples, let sources): SampleBlock(rows: runs.joined(), fullSamples: fullSamples, sources: sources)
+        case .mapped(let mapped): mapped.load()
         }
     }
 
     /// What a snapshot file's tables and rows sections hold: the rows in
     /// runs, as they are in memory; `nil` as ``loaded()``.
-    func writable() -> (rows: [RowRuns], fullSamples: [Sample], sources: [String])? {
+    func writable() -> (rows: RowRuns, fullSamples: [Sample], sources: [String])? {
         switch self {
-        case .parts(let pieces, let fullSamples, let sources): (pieces, fullSamples, sources)
-        case .built, .mapped: loaded().map { ([RowRuns(rows: $0.rows, runs: [$0.rows.indices])], $0.fullSamples, $0.sources) }
+        case .parts(let runs, let fullSamples, let sources): (runs, fullSamples, sources)
+        case .built, .mapped: loaded().map { (RowRuns(whole: $0.rows), $0.fullSamples, $0.sources) }
         }
     }
 }
 
-/// Some runs of the rows of one ``PackedRows``, written one after the
-/// other: the current rows of a block, without the replaced or deleted ones
-/// between them.
+/// The rows a snapshot keeps, in order, as runs of two sets of rows: rows
+/// kept where they are (a restored snapshot's, in its mapping, without the
+/// ones replaced or deleted between the runs) and rows copied (renumbered,
+/// or folded after the restore).
 struct RowRuns: Sendable {
-    let rows: PackedRows
-    let runs: [Range<Int>]
+    /// Set 0, the rows kept where they are, and set 1, the copies.
+    private(set) var sets: [PackedRows]
+    /// In order: which set, and which of its rows.
+    private(set) var runs: [(set: Int, rows: Range<Int>)] = []
+    private var copies: [PackedSample] = []
 
-    var count: Int { runs.reduce(0) { $0 + $1.count } }
+    /// Runs over `rows` (set 0), to be added.
+    init(_ rows: PackedRows) {
+        sets = [rows, PackedRows([])]
+    }
+
+    /// All of `rows`, as one run.
+    init(whole rows: PackedRows) {
+        sets = [rows]
+        if !rows.isEmpty { runs = [(0, rows.indices)] }
+    }
+
+    /// The number of rows.
+    var count: Int { runs.reduce(0) { $0 + $1.rows.count } }
+
+    /// Adds row `row` of set `set`, extending the last run when it is the next row of the same set.
+    mutating func add(_ row: Int, of set: Int) {
+        if let last = runs.last, last.set == set, last.rows.upperBound == row {
+            runs[runs.count - 1].rows = last.rows.lowerBound..<(row + 1)
+        } else {
+            runs.append((set, row..<(row + 1)))
+        }
+    }
+
+    /// Adds a copied row.
+    mutating func addCopy(_ row: PackedSample) {
+        copies.append(row)
+        add(copies.count - 1, of: 1)
+    }
+
+    /// The runs, with the copies in their set.
+    func finished() -> RowRuns {
+        var finished = self
+        finished.sets[1] = PackedRows(copies)
+        finished.copies = []
+        return finished
+    }
+
+    /// The rows, one after the other: the set itself when it is one run of all of it.
+    func joined() -> PackedRows {
+        if runs.count == 1, runs[0].rows == sets[runs[0].set].indices { return sets[runs[0].set] }
+        return PackedRows(runs.flatMap { run in run.rows.map { sets[run.set][$0] } })
+    }
 }
 
 /// The sample sections of a mapped snapshot (the tables of sources and

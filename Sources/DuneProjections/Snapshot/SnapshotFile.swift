@@ -227,7 +227,7 @@ package enum SnapshotFile {
         return ByteView.with(meta.bytes) { meta in
             ByteView.with(stage.bytes) { stage in
                 ByteView.with(tables.bytes) { tables in
-                    withRowBytes(samples.rows[...]) { rows in
+                    withRowBytes(samples.rows) { rows in
                         let index = snapshot.index
                         var indexCheck = CacheChecksum.Accumulator()
                         var indexLength = 0
@@ -256,24 +256,26 @@ package enum SnapshotFile {
         }
     }
 
-    /// Calls `body` with the snapshot bytes of each run of `pieces`: views of
-    /// the memory or the mapped file that holds the rows where a row's layout
-    /// is its file layout, else converted copies.
-    private static func withRowBytes<Result>(_ pieces: ArraySlice<RowRuns>, done: [ByteView] = [],
-                                             _ body: ([ByteView]) -> Result) -> Result {
-        guard let piece = pieces.first else { return body(done) }
-        let stride = PackedSample.byteCount
+    /// Calls `body` with the snapshot bytes of the rows of `runs`, in order:
+    /// views of the memory or the mapped file that holds each run where a
+    /// row's layout is its file layout, else one converted copy.
+    private static func withRowBytes<Result>(_ runs: RowRuns, _ body: ([ByteView]) -> Result) -> Result {
         guard PackedSample.hasSnapshotLayout else {
             var writer = BinaryWriter()
-            for run in piece.runs {
-                for row in run { piece.rows[row].writeSnapshotBytes(to: &writer) }
+            for run in runs.runs {
+                for row in run.rows { runs.sets[run.set][row].writeSnapshotBytes(to: &writer) }
             }
-            return ByteView.with(writer.bytes) { withRowBytes(pieces.dropFirst(), done: done + [$0], body) }
+            return ByteView.with(writer.bytes) { body([$0]) }
         }
-        return piece.rows.withMemoryBytes { bytes in
-            let views = piece.runs.map { bytes.subview(($0.lowerBound * stride)..<($0.upperBound * stride)) }
-            return withRowBytes(pieces.dropFirst(), done: done + views, body)
+        let stride = PackedSample.byteCount
+        // One view per set (two at most), then a view of each run within its set's.
+        func withSetBytes(_ done: [ByteView]) -> Result {
+            guard done.count < runs.sets.count else {
+                return body(runs.runs.map { done[$0.set].subview(($0.rows.lowerBound * stride)..<($0.rows.upperBound * stride)) })
+            }
+            return runs.sets[done.count].withMemoryBytes { withSetBytes(done + [$0]) }
         }
+        return withSetBytes([])
     }
 
     /// Writes `snapshot`, taken at `stamp`, beside `logPath`, replacing any
