@@ -63,6 +63,14 @@ struct DigestTable<Value: Sendable>: Sendable {
         index(of: key) != nil
     }
 
+    /// Makes room for `count` entries in all, so that adding up to that many
+    /// grows no array and places no entry twice.
+    mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+        if Self.capacity(for: count) > slots.count { rebuildSlots(capacity: Self.capacity(for: count)) }
+    }
+
     /// Sets `key`'s value, adding the entry if new; returns its index.
     @discardableResult
     mutating func set(_ key: ContentDigest, _ value: Value) -> Int {

@@ -1,4 +1,12 @@
 extension IngestState {
+    /// Makes room ahead of a replay of about `events` events, of which
+    /// samples are usually most (three in four are assumed), so that the
+    /// sample table is not grown, copied and rehashed step by step on the
+    /// way (it grows once more when the guess falls short).
+    mutating func reserveCapacity(events: Int) {
+        samples.reserveCapacity(events / 4 * 3)
+    }
+
     /// Folds every event of `batch`, in order: ``evolve(with:content:)`` per
     /// event, but the input content of a packed sample (the bulk of a log) is
     /// written straight from its row (``InputContent``'s bytes, without a

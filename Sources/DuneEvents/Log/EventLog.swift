@@ -317,6 +317,8 @@ package actor EventLog {
            checkpoint.matches(file, size: size) {
             state = checkpoint.state
             start = LogReader.Resumption(offset: checkpoint.offset, expectedSeq: checkpoint.lastSeq + 1)
+        } else {
+            state.reserveCapacity(events: LogReader(file: file).estimatedEventCount)
         }
         let end = try replay(file, into: &state, from: start, isCancelled: isCancelled)
         return (state, end.validBytes, start.offset)
