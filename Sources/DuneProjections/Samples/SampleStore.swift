@@ -336,7 +336,7 @@ package struct SampleStore: Sendable {
             }
         }
         let snapshotIndex = live.allCurrent ? SnapshotIndex.built(index) : .renumbered(index, live)
-        return (.parts(runs.finished(), fullSamples: fullSamples, sources: sources), snapshotIndex)
+        return (.parts(runs, fullSamples: fullSamples, sources: sources), snapshotIndex)
     }
 
     /// The store that folding `block` (a snapshot's live samples: each id

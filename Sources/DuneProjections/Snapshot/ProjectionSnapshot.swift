@@ -238,22 +238,26 @@ enum SnapshotSamples: Sendable {
 /// ones replaced or deleted between the runs) and rows copied (renumbered,
 /// or folded after the restore).
 struct RowRuns: Sendable {
-    /// Set 0, the rows kept where they are, and set 1, the copies.
-    private(set) var sets: [PackedRows]
+    /// Set 0: the rows kept where they are.
+    private let kept: PackedRows
+    /// Set 1: the copies.
+    private var copies: [PackedSample] = []
     /// In order: which set, and which of its rows.
     private(set) var runs: [(set: Int, rows: Range<Int>)] = []
-    private var copies: [PackedSample] = []
 
-    /// Runs over `rows` (set 0), to be added.
+    /// Runs over `rows` (set 0) and copies, to be added.
     init(_ rows: PackedRows) {
-        sets = [rows, PackedRows([])]
+        kept = rows
     }
 
     /// All of `rows`, as one run.
     init(whole rows: PackedRows) {
-        sets = [rows]
+        kept = rows
         if !rows.isEmpty { runs = [(0, rows.indices)] }
     }
+
+    /// The two sets: the rows kept where they are, and the copies.
+    var sets: [PackedRows] { [kept, PackedRows(copies)] }
 
     /// The number of rows.
     var count: Int { runs.reduce(0) { $0 + $1.rows.count } }
@@ -273,17 +277,10 @@ struct RowRuns: Sendable {
         add(copies.count - 1, of: 1)
     }
 
-    /// The runs, with the copies in their set.
-    func finished() -> RowRuns {
-        var finished = self
-        finished.sets[1] = PackedRows(copies)
-        finished.copies = []
-        return finished
-    }
-
-    /// The rows, one after the other: the set itself when it is one run of all of it.
+    /// The rows, one after the other: the kept rows themselves when they are one run of all of them.
     func joined() -> PackedRows {
-        if runs.count == 1, runs[0].rows == sets[runs[0].set].indices { return sets[runs[0].set] }
+        if runs.count == 1, runs[0].set == 0, runs[0].rows == kept.indices { return kept }
+        let sets = sets
         return PackedRows(runs.flatMap { run in run.rows.map { sets[run.set][$0] } })
     }
 }

@@ -262,18 +262,20 @@ package enum SnapshotFile {
     private static func withRowBytes<Result>(_ runs: RowRuns, _ body: ([ByteView]) -> Result) -> Result {
         guard PackedSample.hasSnapshotLayout else {
             var writer = BinaryWriter()
+            let sets = runs.sets
             for run in runs.runs {
-                for row in run.rows { runs.sets[run.set][row].writeSnapshotBytes(to: &writer) }
+                for row in run.rows { sets[run.set][row].writeSnapshotBytes(to: &writer) }
             }
             return ByteView.with(writer.bytes) { body([$0]) }
         }
         let stride = PackedSample.byteCount
-        // One view per set (two at most), then a view of each run within its set's.
+        let sets = runs.sets
+        // One view per set (two), then a view of each run within its set's.
         func withSetBytes(_ done: [ByteView]) -> Result {
-            guard done.count < runs.sets.count else {
+            guard done.count < sets.count else {
                 return body(runs.runs.map { done[$0.set].subview(($0.rows.lowerBound * stride)..<($0.rows.upperBound * stride)) })
             }
-            return runs.sets[done.count].withMemoryBytes { withSetBytes(done + [$0]) }
+            return sets[done.count].withMemoryBytes { withSetBytes(done + [$0]) }
         }
         return withSetBytes([])
     }
