@@ -45,7 +45,7 @@ package struct PackedRows: RandomAccessCollection, Sendable {
     package subscript(position: Int) -> PackedSample {
         guard let file else { return array[position] }
         precondition(position >= 0 && position < endIndex, "PackedRows: row out of range")
-        return file.bytes.buffer.loadUnaligned(fromByteOffset: offset + position * PackedSample.byteCount, as: PackedSample.self)
+        return file.bytes.load(at: offset + position * PackedSample.byteCount, as: PackedSample.self)
     }
 
     /// Whether the rows are read in place from a mapped file.
@@ -55,7 +55,7 @@ package struct PackedRows: RandomAccessCollection, Sendable {
     /// array's memory or the file's bytes, not a copy); the view is valid only
     /// inside `body`.
     package func withMemoryBytes<Result>(_ body: (ByteView) -> Result) -> Result {
-        guard let file else { return array.withUnsafeBytes { body(ByteView($0)) } }
+        guard let file else { return ByteView.with(bytesOf: array, body) }
         return body(file.bytes(endIndex * PackedSample.byteCount, at: offset) ?? .empty)
     }
 }

@@ -126,6 +126,22 @@
         return T(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 
+    /// The plain value (every byte pattern a value: integers and
+    /// floating-point fields only) in the `MemoryLayout<T>.size` bytes at
+    /// `offset`, in memory layout, which must lie inside the view (checked
+    /// always: a row read in place from a mapped file). No alignment is assumed.
+    @inline(__always)
+    package func load<T: BitwiseCopyable>(at offset: Int, as type: T.Type) -> T {
+        precondition(offset >= 0 && offset + MemoryLayout<T>.size <= buffer.count, "load outside the view")
+        return buffer.loadUnaligned(fromByteOffset: offset, as: T.self)
+    }
+
+    /// Calls `body` with a view of the memory of `values` (plain values, as
+    /// for ``load(at:as:)``), valid only during the call.
+    package static func with<Element: BitwiseCopyable, Result>(bytesOf values: [Element], _ body: (ByteView) -> Result) -> Result {
+        values.withUnsafeBytes { body(ByteView($0)) }
+    }
+
     /// The little-endian `UInt64` at `offset`, the bytes past the view's end
     /// read as zero (0 when `offset` is at or past it): a hash's last, partial word.
     @inlinable @inline(__always)
