@@ -48,6 +48,21 @@ package struct PackedRows: RandomAccessCollection, Sendable {
         return file.bytes.load(at: offset + position * PackedSample.byteCount, as: PackedSample.self)
     }
 
+    /// Calls `body` with each row's position and the row, in order, until it
+    /// returns `false`: one loop over the rows' memory, for a pass over all of
+    /// them from another module (where iterating the collection goes through
+    /// its protocol witnesses row by row).
+    /// - Returns: Whether `body` returned `true` for every row.
+    @discardableResult
+    package func forEachRow(_ body: (_ position: Int, _ row: PackedSample) -> Bool) -> Bool {
+        withMemoryBytes { bytes in
+            for position in 0..<endIndex where !body(position, bytes.load(at: position * PackedSample.byteCount, as: PackedSample.self)) {
+                return false
+            }
+            return true
+        }
+    }
+
     /// Whether the rows are read in place from a mapped file.
     package var isMapped: Bool { file != nil }
 

@@ -43,7 +43,11 @@ package struct BinaryReader {
     package mutating func string() -> String? {
         guard let count = count(itemBytes: 1) else { return nil }
         defer { index += count }
-        return String(validating: bytes[index..<(index + count)], as: UTF8.self)
+        return bytes[index..<(index + count)].withUnsafeBufferPointer { text in
+            // ASCII (ids, times, names: nearly every stored string) needs no validation.
+            if text.allSatisfy({ $0 < 0x80 }) { return String(decoding: text, as: UTF8.self) }
+            return String(validating: text, as: UTF8.self)
+        }
     }
 
     /// `count` digests stored back to back.

@@ -184,6 +184,15 @@
         output.append(contentsOf: buffer)
     }
 
+    /// The bytes in view, copied into an array in one bulk copy (`Array(view)`
+    /// copies them one at a time, through the collection's iterator).
+    @inlinable
+    package var copied: [UInt8] {
+        var bytes: [UInt8] = []
+        append(to: &bytes)
+        return bytes
+    }
+
     /// Whether `count` bytes at `left` equal `count` bytes at `right`: for the
     /// owner types that compare inside their own memory (a scanner's chunk,
     /// a block's stored source), and for ``matches(_:)`` and `==`.

@@ -353,9 +353,10 @@ package struct SampleStore: Sendable {
         case .built, .renumbered: self.index = index.loaded() ?? SampleIndex()
         case .mapped(let image): unreadIndex = image
         }
-        for (row, packed) in block.rows.enumerated() {
+        block.rows.forEachRow { row, packed in
             let day = packed.isFull ? block.fullSamples[packed.fullIndex].day.ordinal : packed.packedDayOrdinal
             buckets.add(UInt32(row + 1), day: day)
+            return true
         }
         // The restored days are what the snapshot's daily stage was computed from: not a change.
         _ = buckets.takeEarliestChange()

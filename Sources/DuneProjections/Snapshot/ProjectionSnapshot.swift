@@ -175,16 +175,12 @@ package struct ProjectionSnapshot: Sendable {
     static func rowsAreValid(_ rows: PackedRows, fullSamples: Int, sources: Int, throughSeq: Int) -> Bool {
         var previousSeq = 0
         let kinds = UInt8(SampleKind.allCases.count)
-        for row in rows {
+        let allValid = rows.forEachRow { _, row in
             guard row.kindIndex < kinds, row.seq > previousSeq else { return false }
             previousSeq = row.seq
-            if row.isFull {
-                guard row.fullIndex >= 0, row.fullIndex < fullSamples else { return false }
-            } else {
-                guard Int(row.source) < sources else { return false }
-            }
+            return row.isFull ? row.fullIndex >= 0 && row.fullIndex < fullSamples : Int(row.source) < sources
         }
-        return previousSeq <= throughSeq
+        return allValid && previousSeq <= throughSeq
     }
 
 }
@@ -299,7 +295,7 @@ struct MappedSamples: Sendable {
         guard let tableBytes = file.bytes(tables.length, at: tables.offset), CacheChecksum(tableBytes) == tables.check else {
             return nil
         }
-        var reader = BinaryReader(Array(tableBytes), from: 0)
+        var reader = BinaryReader(tableBytes.copied, from: 0)
         guard let (sources, fullSamples) = ProjectionSnapshot.readTables(from: &reader),
               let rows = readRows(),
               ProjectionSnapshot.rowsAreValid(rows, fullSamples: fullSamples.count, sources: sources.count, throughSeq: throughSeq)

@@ -132,7 +132,7 @@ package enum SnapshotFile {
             return damaged
         }
         offset += sections[0].length
-        var reader = BinaryReader(Array(metaBytes), from: 0)
+        var reader = BinaryReader(metaBytes.copied, from: 0)
         var versions: [UInt32] = []
         for _ in ProjectionName.allCases {
             guard let version = reader.uint32() else { return damaged }
@@ -152,7 +152,7 @@ package enum SnapshotFile {
         if let mismatch = stampMismatch(stamp) { return ignored(mismatch) }
         guard let meta = ProjectionSnapshot.readMeta(from: &reader), reader.isAtEnd, meta.throughSeq == stamp.lastSeq,
               let stageBytes = file.bytes(sections[1].length, at: offset), CacheChecksum(stageBytes) == sections[1].check,
-              case var stageReader = BinaryReader(Array(stageBytes), from: 0),
+              case var stageReader = BinaryReader(stageBytes.copied, from: 0),
               let stage = DailyStage(snapshot: &stageReader), stageReader.isAtEnd,
               // Divided, not multiplied: counts from a crafted file must not overflow.
               sections[3].length % 64 == 0, sections[3].length / 64 == meta.rowCount,
@@ -179,7 +179,7 @@ package enum SnapshotFile {
         var reader = BinaryReader(Array(start), from: 8)
         guard let version = reader.uint32() else { return .failure(.notACache) }
         guard version == ProjectionSnapshot.formatVersion else { return .failure(.otherVersion(version)) }
-        guard let view = file.bytes(headerLength, at: 0), case let header = Array(view),
+        guard let view = file.bytes(headerLength, at: 0), case let header = view.copied,
               CacheChecksum(header[..<(headerLength - 32)])
                 == { var tail = BinaryReader(header, from: headerLength - 32); return CacheChecksum(from: &tail) }()
         else { return .failure(.damaged) }

@@ -131,6 +131,20 @@ import Testing
                 withUnsafeBytes(of: mapped[index]) { Array($0) } == withUnsafeBytes(of: rows[index]) { Array($0) }
             })
             #expect(mapped.withMemoryBytes { Array($0) } == PackedRows(rows).withMemoryBytes { Array($0) })
+            var visited: [Int] = []
+            #expect(mapped.forEachRow { _, row in
+                visited.append(row.seq)
+                return true
+            })
+            #expect(visited == rows.map(\.seq), "forEachRow visits every row in order")
+            if count > 0 {
+                var stoppedAfter = 0
+                #expect(!mapped.forEachRow { position, _ in
+                    stoppedAfter = position
+                    return position < count / 2
+                }, "a body that returns false stops the pass")
+                #expect(stoppedAfter == count / 2)
+            }
             #expect(PackedRows(in: file, offset: prefix.count + 2, count: count) == nil, "the last row would end past the file")
         }
     }
@@ -161,6 +175,28 @@ import Testing
         #expect(reader.string() == "é ok")
         #expect(reader.isAtEnd)
         #expect(reader.uint8() == nil && reader.uint64() == nil && reader.digests(1) == nil)
+    }
+
+    @Test func storedStringsReadBackOnlyWhenTheyAreUTF8() {
+        var writer = BinaryWriter()
+        for text in ["", "01a21eae-c878-7c7c-a48c-24d471edfcac", "Régis’s 🏃 watch"] { writer.string(text) }
+        writer.data([0x61, 0xC3])        // a two-byte scalar cut after its first byte
+        writer.data([0xED, 0xA0, 0x80])  // a surrogate's encoding
+        writer.data([0x80, 0x41])        // a lone continuation byte
+        var reader = BinaryReader(writer.bytes, from: 0)
+        #expect(reader.string() == "")
+        #expect(reader.string() == "01a21eae-c878-7c7c-a48c-24d471edfcac")
+        #expect(reader.string() == "Régis’s 🏃 watch")
+        #expect(reader.string() == nil && reader.string() == nil && reader.string() == nil)
+        #expect(reader.isAtEnd, "a refused string is still read past")
+    }
+
+    @Test func byteViewCopiedHoldsExactlyTheViewedBytes() {
+        let bytes: [UInt8] = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        ByteView.with(bytes) { view in
+            #expect(view.subview(3..<290).copied == Array(bytes[3..<290]))
+            #expect(view.subview(5..<5).copied == [])
+        }
     }
 
     @Test(arguments: [1, 9, 10, 99, 100, 1_234_567, Int.max, 0, -7])
