@@ -118,7 +118,7 @@ package struct ReadModelEngine: Sendable {
     /// when either is damaged.
     @discardableResult
     package mutating func readIndex() -> Bool {
-        guard readSamples() else { return false }
+        guard readSamples(withIndex: true) else { return false }
         foundDamage = foundDamage || !store.readIndex()
         return !snapshotIsDamaged
     }
@@ -127,8 +127,14 @@ package struct ReadModelEngine: Sendable {
     /// were not yet: what a query by day needs; `false`, with
     /// ``snapshotIsDamaged`` set, when they are damaged.
     package mutating func readSamples() -> Bool {
+        readSamples(withIndex: false)
+    }
+
+    /// ``readSamples()``; with `withIndex`, the snapshot's id index is read
+    /// too, beside the samples (see `UnreadSamples.store(withIndex:)`).
+    private mutating func readSamples(withIndex: Bool) -> Bool {
         if let unreadSamples {
-            guard let loaded = unreadSamples.store() else {
+            guard let loaded = unreadSamples.store(withIndex: withIndex) else {
                 foundDamage = true
                 return false
             }
@@ -201,14 +207,19 @@ package struct ReadModelEngine: Sendable {
 
     /// Every model of `stage`, computed from scratch, stamped `seq` (the sync
     /// status and the app models are the engine's own: those at `seq` when
-    /// it is ``throughSeq``, else recomputed by the next ``state()``).
+    /// it is ``throughSeq``, else recomputed by the next ``state()``). The
+    /// three models are independent: the trends are computed beside the other
+    /// two, on a second processor when there is one (`computedTogether`).
     private func state(of stage: DailyStage, at seq: Int, sleepTargetMinutes: Double) -> StoreState {
-        StoreState(throughSeq: seq,
-                   readiness: ReadinessModel(throughSeq: seq, sleepTargetMinutes: sleepTargetMinutes,
-                                             inputs: stage.metrics.map(ReadinessDay.Inputs.init(metrics:))),
-                   trends: TrendsModel(throughSeq: seq, metrics: stage.metrics),
-                   weeklyStats: WeeklyStatsModel(throughSeq: seq, days: stage.weekly),
-                   syncStatus: syncStatus.readModel().restamped(seq), apps: apps)
+        let (trends, (readiness, weeklyStats)) = computedTogether({
+            TrendsModel(throughSeq: seq, metrics: stage.metrics)
+        }, {
+            (ReadinessModel(throughSeq: seq, sleepTargetMinutes: sleepTargetMinutes,
+                            inputs: stage.metrics.map(ReadinessDay.Inputs.init(metrics:))),
+             WeeklyStatsModel(throughSeq: seq, days: stage.weekly))
+        })
+        return StoreState(throughSeq: seq, readiness: readiness, trends: trends, weeklyStats: weeklyStats,
+                          syncStatus: syncStatus.readModel().restamped(seq), apps: apps)
     }
 
     private mutating func remember(_ state: StoreState, stage: DailyStage) -> StoreState {

@@ -338,11 +338,24 @@ final class UnreadSamples: Sendable {
     }
 
     /// The store the snapshot's samples restore to; `nil` when they are damaged.
+    ///
+    /// With `withIndex` (the first fold, which looks ids up), a mapped id
+    /// index is read into the store as well: its check and copy run beside
+    /// the samples' check and read, on a second processor when there is one.
+    /// An index that fails its check is left unread in the store, whose
+    /// `readIndex()` then reports it. Without, the index stays in the file
+    /// (a query by day never reads it).
     /// - Complexity: O(n) for n samples the first time, O(1) after.
-    func store() -> SampleStore? {
+    func store(withIndex: Bool = false) -> SampleStore? {
         loaded.withLock { loaded in
             if let loaded { return loaded }
-            let store = samples.loaded().map { SampleStore(restoring: $0, index: index) }
+            let store: SampleStore?
+            if withIndex, case .mapped(let image) = index {
+                let (block, readIndex) = computedTogether({ [samples] in samples.loaded() }, { image.load() })
+                store = block.map { SampleStore(restoring: $0, index: readIndex.map(SnapshotIndex.built) ?? index) }
+            } else {
+                store = samples.loaded().map { SampleStore(restoring: $0, index: index) }
+            }
             loaded = .some(store)
             return store
         }

@@ -41,6 +41,7 @@ import Testing
         "Sources/DuneEvents/Log/LogReader+EventBatches.swift",
         "Sources/DuneHealthImport/Internal/BlockingProducer.swift",
         "Sources/DuneEvents/Support/DispatchQueueExecutor.swift",
+        "Sources/DuneEvents/Support/ComputedTogether.swift",
         "Sources/DuneTools/Input/IngestSession+ParseAhead.swift",
         "Sources/DuneShip/LogShipper.swift",
     ]
