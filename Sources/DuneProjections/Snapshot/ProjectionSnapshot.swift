@@ -351,7 +351,7 @@ final class UnreadSamples: Sendable {
             if let loaded { return loaded }
             let store: SampleStore?
             if withIndex, case .mapped(let image) = index {
-                let (block, readIndex) = computedTogether({ [samples] in samples.loaded() }, { image.load() })
+                let (block, readIndex) = computedTogether({ samples.loaded() }, { image.load() })
                 store = block.map { SampleStore(restoring: $0, index: readIndex.map(SnapshotIndex.built) ?? index) }
             } else {
                 store = samples.loaded().map { SampleStore(restoring: $0, index: index) }
