@@ -15,6 +15,18 @@ import DuneTools
 /// Several stores and processes on one log: the lock only while writing,
 /// following others' appends, read-only access, one consistent state.
 @Suite struct StoreSharingTests {
+    /// Returns once `model`'s state satisfies `isReached`: checked on the main
+    /// actor, where the model changes, and again after each change that
+    /// observation tracking reports (no polling, no deadline of its own).
+    @MainActor
+    static func waitUntil(_ model: StoreStateModel, _ isReached: @escaping @MainActor (StoreState) -> Bool) async {
+        while !isReached(model.state) {
+            await withCheckedContinuation { (changed: CheckedContinuation<Void, Never>) in
+                withObservationTracking { _ = model.state } onChange: { changed.resume() }
+            }
+        }
+    }
+
     static func line(_ json: String) throws -> StoreInput {
         try #require(DuneStoreTests.storeInput(try InputParser.parse(json)))
     }
@@ -120,6 +132,23 @@ import DuneTools
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Waits until `pipe` has carried `text`, or was closed without it (the
+    /// process ended), reading on a thread of its own, never one of the
+    /// cooperative pool.
+    static func waitForOutput(_ text: String, on pipe: Pipe) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var seen: [UInt8] = []
+                while !String(decoding: seen, as: UTF8.self).contains(text) {
+                    let chunk = pipe.fileHandleForReading.availableData  // blocks until bytes or the end
+                    if chunk.isEmpty { break }
+                    seen += chunk
+                }
                 continuation.resume()
             }
         }
@@ -272,7 +301,8 @@ import DuneTools
         }
     }
 
-    @Test func theObservableModelUpdatesUnderObservationTracking() async throws {
+    @Test(.timeLimit(.minutes(5)))  // only ends a test that would hang; the wait below is for the change itself
+    func theObservableModelUpdatesUnderObservationTracking() async throws {
         try await DuneStoreTests.withDirectory { directory in
             let path = directory + "/events.jsonl"
             let store = try await DuneStore.open(at: path)
@@ -284,9 +314,7 @@ import DuneTools
                 withObservationTracking { _ = model.state } onChange: { changed.set() }
             }
             _ = try await store.append(try Self.line(Self.sample("b", day: 2, value: 51, source: "Watch")))
-            // Wait for the change itself; the limit (minutes) only ends a test that would hang.
-            let deadline = ContinuousClock.now + .seconds(300)
-            while await model.state.throughSeq < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            await Self.waitUntil(model) { $0.throughSeq >= 2 }
             #expect(await model.state.throughSeq == 2)
             #expect(changed.isSet, "withObservationTracking saw the change")
             await store.close()
@@ -374,7 +402,8 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
         }
     }
 
-    @Test func killingTheCommandLineMidIngestLosesNothingTheStoreAcknowledged() async throws {
+    @Test(.timeLimit(.minutes(10)))  // only ends a test that would hang; the waits below are for events
+    func killingTheCommandLineMidIngestLosesNothingTheStoreAcknowledged() async throws {
         try await DuneStoreTests.withDirectory { directory in
             let path = directory + "/events.jsonl"
             let input = directory + "/big.jsonl"
@@ -386,19 +415,14 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
             process.arguments = ["ingest", input, "--log", path, "--wait"]
             // Paused (holding the lock) once its first batch is durable, so the kill lands mid-ingest in any build.
             process.environment = ProcessInfo.processInfo.environment.merging(["DUNE_INGEST_PAUSE_AFTER_DURABLE": "1"]) { $1 }
-            let stderrPath = directory + "/ingest.stderr"
-            _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            let stderr = Pipe()
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+            process.standardError = stderr
             try process.run()
             // Killed while it holds the lock mid-ingest: the store's appends wait for it, then go on.
             let pid = process.processIdentifier
             let killer = Task {
-                let deadline = ContinuousClock.now + .seconds(300)
-                while !((try? String(contentsOfFile: stderrPath, encoding: .utf8))?.contains("ingest: paused") ?? false),
-                      ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(2))
-                }
+                await StoreSharingTests.waitForOutput("ingest: paused", on: stderr)
                 _ = kill(pid, SIGKILL)
             }
             var acknowledged: [String] = []
@@ -408,7 +432,7 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
                     acknowledged.append(id)
                 }
             }
-            try await killer.value
+            await killer.value
             await StoreSharingTests.waitForExit(of: process)
             #expect(process.terminationReason == .uncaughtSignal, "killed mid-ingest")
             #expect(acknowledged.count == 60)
