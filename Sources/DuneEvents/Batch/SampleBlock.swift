@@ -178,7 +178,7 @@ package struct SampleBlockBuilder: Sendable {
                 lastSource = index
                 return UInt16(index)
             }
-        } else if let index = sourceIndexByBytes[Array(bytes)] {
+        } else if let index = sourceIndexByBytes[bytes.copied] {
             lastSource = Int(index)
             return index
         }
@@ -187,12 +187,12 @@ package struct SampleBlockBuilder: Sendable {
         if let validated {
             name = validated
         } else {
-            guard let checked = String(validating: bytes, as: UTF8.self) else { return nil }
+            guard let checked = bytes.utf8String else { return nil }
             name = checked
         }
         sources.append(name)
         sourceMeasures.append(HRVMeasure(sourceBytes: bytes))
-        sourceBytes.append(Array(bytes))
+        sourceBytes.append(bytes.copied)
         lastSource = sources.count - 1
         if sourceBytes.count > Self.scannedSources {
             if sourceIndexByBytes.isEmpty {

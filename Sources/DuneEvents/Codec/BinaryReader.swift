@@ -43,11 +43,7 @@ package struct BinaryReader {
     package mutating func string() -> String? {
         guard let count = count(itemBytes: 1) else { return nil }
         defer { index += count }
-        return ByteView.with(bytes[index..<(index + count)]) { text in
-            // ASCII (ids, times, names: nearly every stored string) needs no validation.
-            if text.allSatisfy({ $0 < 0x80 }) { return String(decoding: text, as: UTF8.self) }
-            return String(validating: text, as: UTF8.self)
-        }
+        return ByteView.with(bytes[index..<(index + count)]) { $0.utf8String }
     }
 
     /// `count` digests stored back to back.

@@ -184,6 +184,15 @@
         output.append(contentsOf: buffer)
     }
 
+    /// The bytes as a `String`, or `nil` when they are not valid UTF-8. ASCII
+    /// (nearly every stored id, time and name) is taken as it is; only other
+    /// bytes go through the standard library's validation.
+    @inlinable
+    package var utf8String: String? {
+        if allSatisfy({ $0 < 0x80 }) { return String(decoding: self, as: UTF8.self) }
+        return String(validating: self, as: UTF8.self)
+    }
+
     /// The bytes in view, copied into an array in one bulk copy (`Array(view)`
     /// copies them one at a time, through the collection's iterator).
     @inlinable

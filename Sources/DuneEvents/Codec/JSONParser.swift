@@ -226,10 +226,7 @@ package struct JSONParser: ~Copyable {
     }
 
     private func decodeUTF8(_ slice: ByteView, column: Int) throws(SyntaxError) -> String {
-        var ascii = true
-        for byte in slice where byte >= 0x80 { ascii = false; break }
-        if ascii { return String(decoding: slice, as: UTF8.self) }
-        guard let string = String(validating: slice, as: UTF8.self) else {
+        guard let string = slice.utf8String else {
             throw SyntaxError(reason: "invalid UTF-8 inside a string", column: column)
         }
         return string

@@ -192,7 +192,7 @@ struct SampleIndex: Sendable {
                 let entry = table.slots[start + offset]
                 piece[offset] = (entry == 0 ? 0 : entry & 0xFFFF_FFFF_0000_0000 | UInt64(renumber(UInt32(truncatingIfNeeded: entry)))).littleEndian
             }
-            piece.withUnsafeBytes { body(ByteView($0)) }
+            ByteView.with(bytesOf: piece, body)
         }
     }
 

@@ -176,7 +176,7 @@ package enum SnapshotFile {
         guard let start = file.bytes(16, at: 0), Array(start.prefix(8)) == Array(magic.utf8) else {
             return .failure(.notACache)
         }
-        var reader = BinaryReader(Array(start), from: 8)
+        var reader = BinaryReader(start.copied, from: 8)
         guard let version = reader.uint32() else { return .failure(.notACache) }
         guard version == ProjectionSnapshot.formatVersion else { return .failure(.otherVersion(version)) }
         guard let view = file.bytes(headerLength, at: 0), case let header = view.copied,

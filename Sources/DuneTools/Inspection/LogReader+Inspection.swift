@@ -93,7 +93,7 @@ extension LogReader {
                     guard let newer = error.newer, let envelope = StoredEnvelope(line.bytes) else {
                         throw LogReader.decodingError(error, location: location)
                     }
-                    inspected = .newer(NewerLine(envelope: envelope, newer: newer, bytes: Array(line.bytes), lineNumber: line.number,
+                    inspected = .newer(NewerLine(envelope: envelope, newer: newer, bytes: line.bytes.copied, lineNumber: line.number,
                                                  byteOffset: line.byteOffset))
                     seq = envelope.seq
                 }

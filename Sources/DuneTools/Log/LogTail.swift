@@ -65,7 +65,7 @@ package final class LogTail {
         var lines: [Line] = []
         do {
             let end = try reader.forEachLine(startingAt: offset) { line in
-                lines.append(Line(bytes: Array(line.bytes), byteOffset: line.byteOffset))
+                lines.append(Line(bytes: line.bytes.copied, byteOffset: line.byteOffset))
             }
             offset = end.endOffset
         } catch let error as DuneEventsError {
