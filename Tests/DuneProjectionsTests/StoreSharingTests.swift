@@ -453,7 +453,7 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
 
 /// An idle store does nothing: no state is yielded while nothing changes.
 @Suite struct StoreIdleTests {
-    @Test(arguments: [DuneStore.Access.readWrite, .readOnly])
+    @Test(.timeLimit(.minutes(5)), arguments: [DuneStore.Access.readWrite, .readOnly])
     func anIdleObservedStoreYieldsNoStateAfterTheCurrentOne(access: DuneStore.Access) async throws {
         try await DuneStoreTests.withDirectory { directory in
             let path = directory + "/events.jsonl"
@@ -462,11 +462,15 @@ private func cliLine(for sample: Sample, in file: String) throws -> String {
             await writer.close()  // leaves a snapshot
             let store = try await DuneStore.open(at: path, options: .init(access: access))
             let counter = Changed.Counter()
+            let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
             let observing = Task {
-                for try await _ in store.states { counter.add() }
+                for try await _ in store.states {
+                    counter.add()
+                    arrived.yield()
+                }
             }
-            // The current state first (however slow a loaded machine is to deliver it: up to 5 minutes), then an idle while.
-            for _ in 0..<6_000 where counter.value == 0 { try await Task.sleep(for: .milliseconds(50)) }
+            // The current state first (however slow a loaded machine is to deliver it), then an idle while.
+            for await _ in arrivals { break }
             #expect(counter.value == 1, "the current state arrives")
             try await Task.sleep(for: .milliseconds(1500))
             #expect(counter.value == 1, "only the current state, nothing while idle")
