@@ -3,18 +3,23 @@
 /// Digests are already uniformly mixed, so their bits are the hash: no
 /// `Hasher` (SipHash) per lookup, and no hash seed — placement is the same
 /// in every process. Entries live in two dense arrays in insertion order
-/// (which is what the checkpoint file stores); an open-addressing slot table
-/// of 8-byte slots (32 hash bits and the entry's index) points into them, at
-/// most half full. The deciders only add and overwrite; entries are removed
+/// (which is what the checkpoint file stores); an open-addressing table of
+/// 8-byte slots (32 hash bits and the entry's index) points into them, at
+/// most half full. The slots are a ``SlotTable`` (on huge pages where the
+/// system offers them): a replay's probes of a million-sample table each
+/// miss the cache, and ``warm(_:first:count:)`` lets it start a group's
+/// misses together. The deciders only add and overwrite; entries are removed
 /// only when `forget` erases samples (``removeEntries(at:)``, one pass that
-/// keeps the others in their order). A value type: the arrays copy on write.
+/// keeps the others in their order). A value type: the arrays copy on
+/// write, and the slots are copied before a write when shared.
 struct DigestTable<Value: Sendable>: Sendable {
     /// Keys in insertion order.
     private(set) var keys: [ContentDigest] = []
     /// `values[i]` belongs to `keys[i]`.
     private(set) var values: [Value] = []
-    /// 0 for an empty slot, else the key's 32 hash bits and its index + 1.
-    private var slots: [UInt64] = []
+    /// 0 for an empty slot, else the key's 32 hash bits and its index + 1;
+    /// `nil` before the first entry.
+    private var table: SlotTable?
 
     init() {}
 
@@ -37,9 +42,10 @@ struct DigestTable<Value: Sendable>: Sendable {
     /// The index of `key`'s entry.
     @inline(__always)
     func index(of key: ContentDigest) -> Int? {
-        guard !slots.isEmpty else { return nil }
+        guard let table else { return nil }
+        let slots = table.slots
         let fingerprint = key.low & 0xFFFF_FFFF
-        let mask = slots.count - 1
+        let mask = table.capacity - 1
         var slot = Int(truncatingIfNeeded: fingerprint) & mask
         while true {
             let entry = slots[slot]
@@ -50,6 +56,20 @@ struct DigestTable<Value: Sendable>: Sendable {
             }
             slot = (slot + 1) & mask
         }
+    }
+
+    /// Loads the home slot of the key `digests[first + k * 2]` for each k
+    /// below `count`, so that the lookups that follow find them in the
+    /// cache: independent loads overlap, where lookups one by one would each
+    /// wait for memory. Returns a value derived from the loads (keep it, or
+    /// the loads may be optimised away).
+    @inline(__always)
+    func warm(_ digests: [ContentDigest], first: Int, count: Int) -> UInt64 {
+        guard let table else { return 0 }
+        let mask = table.capacity - 1
+        var sink: UInt64 = 0
+        for k in 0..<count { sink ^= table.slots[Int(truncatingIfNeeded: digests[first + k * 2].low & 0xFFFF_FFFF) & mask] }
+        return sink
     }
 
     @inline(__always)
@@ -68,7 +88,7 @@ struct DigestTable<Value: Sendable>: Sendable {
     mutating func reserveCapacity(_ count: Int) {
         keys.reserveCapacity(count)
         values.reserveCapacity(count)
-        if Self.capacity(for: count) > slots.count { rebuildSlots(capacity: Self.capacity(for: count)) }
+        if Self.capacity(for: count) > capacity { rebuildSlots(capacity: Self.capacity(for: count)) }
     }
 
     /// Sets `key`'s value, adding the entry if new; returns its index.
@@ -88,7 +108,7 @@ struct DigestTable<Value: Sendable>: Sendable {
         precondition(index < Int(UInt32.max) - 1, "DigestTable holds at most 2^32 − 2 entries")
         keys.append(key)
         values.append(value)
-        if keys.count * 2 > slots.count {
+        if keys.count * 2 > capacity {
             rebuildSlots(capacity: Self.capacity(for: keys.count))
         } else {
             place(index)
@@ -123,16 +143,26 @@ struct DigestTable<Value: Sendable>: Sendable {
         rebuildSlots(capacity: Self.capacity(for: keys.count))
     }
 
+    /// The number of slots (0 before the first entry).
+    private var capacity: Int { table?.capacity ?? 0 }
+
     private mutating func place(_ index: Int) {
-        let fingerprint = keys[index].low & 0xFFFF_FFFF
-        let mask = slots.count - 1
+        if !isKnownUniquelyReferenced(&table), let shared = table { table = shared.copy() }
+        guard let table else { return }
+        Self.placing(index, key: keys[index], in: table)
+    }
+
+    private static func placing(_ index: Int, key: ContentDigest, in table: SlotTable) {
+        let fingerprint = key.low & 0xFFFF_FFFF
+        let mask = table.capacity - 1
         var slot = Int(truncatingIfNeeded: fingerprint) & mask
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = fingerprint << 32 | UInt64(index + 1)
+        while table.slots[slot] != 0 { slot = (slot + 1) & mask }
+        table.slots[slot] = fingerprint << 32 | UInt64(index + 1)
     }
 
     private mutating func rebuildSlots(capacity: Int) {
-        slots = [UInt64](repeating: 0, count: capacity)
-        for index in keys.indices { place(index) }
+        let rebuilt = SlotTable(capacity: capacity)
+        for index in keys.indices { Self.placing(index, key: keys[index], in: rebuilt) }
+        table = rebuilt
     }
 }

@@ -139,17 +139,23 @@ extension IngestState {
                          storedContent: StoredContentLookup) throws(DuneEventsError) {
         precondition(digests.count == 2 * batch.count, "IngestState: two digests per event")
         for position in 0..<batch.count {
+            if position % Self.warmedGroup == 0 {
+                // The group's probes of the sample and task tables miss the cache: start their loads together.
+                let count = min(Self.warmedGroup, batch.count - position)
+                warmed ^= samples.warm(digests, first: 2 * position + 1, count: count)
+                warmed ^= taskPhases.warm(digests, first: 2 * position, count: count)
+            }
             let row = batch.rows[position]
             guard row >= 0, let packed = Self.packedSample(batch, row: row) else {
-                let second = digests[2 * position + 1]
-                let content = second == Self.hasContent ? digests[2 * position] : nil
-                if row < 0 {
-                    // Read in place in the batch, not copied out (`batch[position]` copies).
-                    try evolveOther(batch.others[Int(~row)], deferredTask: second == Self.deferredTask, content: content,
-                                    storedContent: storedContent)
+                let first = digests[2 * position], second = digests[2 * position + 1]
+                // Of an event in `others`, only its event is copied out (`batch[position]` copies the whole).
+                let other = row < 0 ? Int(~row) : nil
+                let seq = other.map { batch.others[$0].seq } ?? batch.seq(at: position)
+                let event = other.map { batch.others[$0].event } ?? batch[position].event
+                if second == Self.deferredTask, case .task(let record) = event.payload {
+                    evolveDeferredTask(seq: seq, record: record, key: first)
                 } else {
-                    try evolveOther(batch[position], deferredTask: second == Self.deferredTask, content: content,
-                                    storedContent: storedContent)
+                    try evolveOther(seq: seq, event: event, content: second == Self.hasContent ? first : nil, storedContent: storedContent)
                 }
                 continue
             }
@@ -175,30 +181,34 @@ extension IngestState {
         }
     }
 
+    /// The events whose sample-table slots a replay loads together.
+    static let warmedGroup = 16
+
     /// Folds an event other than a packed sample (see ``evolve(_:deferringDigests:storedContent:)``).
-    private mutating func evolveOther(_ recorded: RecordedEvent, deferredTask: Bool, content: ContentDigest?,
+    private mutating func evolveOther(seq: Int, event: Event, content: ContentDigest?,
                                       storedContent: StoredContentLookup) throws(DuneEventsError) {
-        if deferredTask {
-            evolveDeferredTask(recorded)
-            return
-        }
-        if case .sampleIngested(let sample) = recorded.event.payload {
+        if case .sampleIngested(let sample) = event.payload {
             try resolveFirstVersion(ofSample: ContentDigest(string: sample.id), storedContent: storedContent)
         }
-        evolve(with: recorded, contentDigest: content)
+        evolve(seq: seq, event: event, contentDigest: content)
     }
 
     /// ``digests(of:)`` without the content digests of packed samples that
     /// carry no `eventID` (their slot holds zero): per event, of a packed
     /// sample, its content's digest (only with an `eventID`) and its id's; of
-    /// any other event, its input content's and ``hasContent``.
+    /// any other event, its input content's and ``hasContent`` — but of a
+    /// task event whose content is deferred, its (task, phase) key and
+    /// ``deferredTask``.
     static func deferringDigests(of batch: EventBatch) -> [ContentDigest] {
         var digests = [ContentDigest](repeating: ContentDigest(high: 0, low: 0), count: 2 * batch.count)
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(512)
         for position in 0..<batch.count {
             let row = batch.rows[position]
             guard row >= 0, let packed = packedSample(batch, row: row) else {
                 // Read in place in the batch, not copied out (`batch[position]` copies).
-                let (first, second) = row < 0 ? otherDigests(batch.others[Int(~row)].event) : otherDigests(batch[position].event)
+                let (first, second) = row < 0 ? otherDigests(batch.others[Int(~row)].event, scratch: &scratch)
+                    : otherDigests(batch[position].event, scratch: &scratch)
                 digests[2 * position] = first
                 digests[2 * position + 1] = second
                 continue
@@ -212,26 +222,25 @@ extension IngestState {
     }
 
     /// The two digests of an event other than a packed sample (see ``deferringDigests(of:)``).
-    private static func otherDigests(_ event: Event) -> (ContentDigest, ContentDigest) {
+    private static func otherDigests(_ event: Event, scratch: inout [UInt8]) -> (ContentDigest, ContentDigest) {
         if case .task(let task) = event.payload, task.reason != .superseded, event.eventID == nil {
             // Compared only when a line for the same (task, phase) arrives: read back then.
-            return (ContentDigest(high: 0, low: 0), deferredTask)
+            return (taskKey(task.task, task.requestedPhase ?? task.phase), deferredTask)
         }
-        guard let content = event.inputContent else { return (ContentDigest(high: 0, low: 0), ContentDigest(high: 0, low: 0)) }
-        return (ContentDigest(content), hasContent)
+        guard event.writeInputContent(into: &scratch) else { return (ContentDigest(high: 0, low: 0), ContentDigest(high: 0, low: 0)) }
+        return (ContentDigest(scratch), hasContent)
     }
 
     /// The second digest of a task event whose content is deferred.
     static let deferredTask = ContentDigest(high: 2, low: 2)
 
     /// ``evolve(with:contentDigest:)`` for a task event (without an `eventID`)
-    /// whose content is deferred: its (task, phase) entry holds its seq only.
-    private mutating func evolveDeferredTask(_ recorded: RecordedEvent) {
-        lastSeq = recorded.seq
-        guard case .task(let record) = recorded.event.payload else { return }
+    /// whose content is deferred: its (task, phase) entry, under `key`
+    /// (``taskKey(_:_:)``, computed on a decoding thread), holds its seq only.
+    private mutating func evolveDeferredTask(seq: Int, record: TaskRecord, key: ContentDigest) {
+        lastSeq = seq
         TaskLifecycle.evolve(&tasks, with: record)
-        taskPhases.set(Self.taskKey(record.task, record.requestedPhase ?? record.phase),
-                       StoredContent(content: ContentDigest(high: 0, low: 0), seq: recorded.seq, contentIsDeferred: true))
+        taskPhases.set(key, StoredContent(content: ContentDigest(high: 0, low: 0), seq: seq, contentIsDeferred: true))
     }
 
     /// The digest of a packed sample's input content (what ``digests(of:)`` computes for it).

@@ -43,8 +43,8 @@ extension IngestState {
         for position in 0..<batch.count {
             let row = batch.rows[position]
             guard row >= 0, let packed = packedSample(batch, row: row) else {
-                if let content = batch[position].event.inputContent {
-                    digests[2 * position] = ContentDigest(content)
+                if batch[position].event.writeInputContent(into: &scratch) {
+                    digests[2 * position] = ContentDigest(scratch)
                     digests[2 * position + 1] = hasContent
                 }
                 continue

@@ -45,6 +45,8 @@ package struct IngestState: Sendable {
     var forgottenSamples = DigestTable<Bool>()
     /// The seq of the last event folded in.
     package internal(set) var lastSeq = 0
+    /// Where a replay's ``DigestTable/warm(_:first:count:)`` loads go.
+    var warmed: UInt64 = 0
 
     struct StoredContent: Sendable, Equatable {
         var content: ContentDigest
@@ -60,14 +62,22 @@ package struct IngestState: Sendable {
         /// The content it was first stored with; while ``firstIsDeferred``,
         /// the seq of the event that stored it (``deferred(seq:)``).
         var first: ContentDigest
+        /// Index into `laterSampleVersions`, or -1 when it was never corrected.
+        /// (Before the flags: 24 bytes a sample, not 32, in a table of a million.)
+        var later: Int32
         /// Whether its latest event is an ingest, not a deletion.
         var live: Bool
-        /// Index into `laterSampleVersions`, or -1 when it was never corrected.
-        var later: Int32
         /// Whether the digest of the first content is not computed yet: a
         /// replay leaves it to be read back from the log when a line with
         /// this sample id arrives (IngestState+Deferred.swift).
-        var firstIsDeferred = false
+        var firstIsDeferred: Bool
+
+        init(first: ContentDigest, live: Bool, later: Int32, firstIsDeferred: Bool = false) {
+            self.first = first
+            self.later = later
+            self.live = live
+            self.firstIsDeferred = firstIsDeferred
+        }
 
         /// A sample first stored by event `seq`, its content digest deferred.
         static func deferred(seq: Int) -> SampleVersions {
@@ -209,10 +219,15 @@ package struct IngestState: Sendable {
     /// ``evolve(with:content:)`` with the content's digest already computed
     /// (`nil` for an event without input content: a superseding cancellation).
     mutating func evolve(with recorded: RecordedEvent, contentDigest digest: ContentDigest?) {
-        lastSeq = recorded.seq
-        let event = recorded.event
+        evolve(seq: recorded.seq, event: recorded.event, contentDigest: digest)
+    }
+
+    /// ``evolve(with:contentDigest:)`` for the event stored as `seq`, read
+    /// where it lies (a replay passes it in place in its batch, not copied out).
+    mutating func evolve(seq: Int, event: Event, contentDigest digest: ContentDigest?) {
+        lastSeq = seq
         if let eventID = event.eventID, let digest {
-            eventIDs.set(ContentDigest(string: eventID), StoredContent(content: digest, seq: recorded.seq))
+            eventIDs.set(ContentDigest(string: eventID), StoredContent(content: digest, seq: seq))
         }
         switch event.payload {
         case .sampleIngested(let sample):
@@ -227,7 +242,7 @@ package struct IngestState: Sendable {
         case .task(let record):
             TaskLifecycle.evolve(&tasks, with: record)
             if let digest {
-                taskPhases.set(Self.taskKey(record.task, record.requestedPhase ?? record.phase), StoredContent(content: digest, seq: recorded.seq))
+                taskPhases.set(Self.taskKey(record.task, record.requestedPhase ?? record.phase), StoredContent(content: digest, seq: seq))
             }
         case .profileUpdated:
             if let digest, !storedLines.contains(digest) { storedLines.append(digest, true) }

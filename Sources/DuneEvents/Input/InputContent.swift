@@ -96,9 +96,17 @@ extension Event {
     /// (``IngestCommand/content``), built from the stored values and `extra`;
     /// `nil` when ``inputIntent`` is.
     package var inputContent: [UInt8]? {
-        guard let intent = inputIntent else { return nil }
         var bytes: [UInt8] = []
-        InputContent.write(intent, unknown: extra, into: &bytes)
-        return bytes
+        return writeInputContent(into: &bytes) ? bytes : nil
+    }
+
+    /// Writes ``inputContent`` into `output` (emptied first, its capacity
+    /// kept: a replay digests many events through one buffer); `false`,
+    /// leaving `output` empty, for an event without one.
+    func writeInputContent(into output: inout [UInt8]) -> Bool {
+        output.removeAll(keepingCapacity: true)
+        guard let intent = inputIntent else { return false }
+        InputContent.write(intent, unknown: extra, into: &output)
+        return true
     }
 }

@@ -236,28 +236,3 @@ struct SampleIndex: Sendable {
         table = grown
     }
 }
-
-/// The zero-filled slots of a ``SampleIndex``, in memory from the platform
-/// layer (``ZeroedMemory``: huge pages for large tables where the system
-/// offers them).
-///
-/// `@unchecked Sendable`: the slots are written only through a
-/// ``SampleIndex`` that holds the only reference (it copies a shared table
-/// first), exactly like an array's buffer.
-final class SlotTable: @unchecked Sendable {
-    let slots: UnsafeMutablePointer<UInt64>
-    let capacity: Int
-    private let memory: ZeroedMemory
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        memory = ZeroedMemory(byteCount: capacity * MemoryLayout<UInt64>.stride)
-        slots = memory.base.bindMemory(to: UInt64.self, capacity: capacity)
-    }
-
-    func copy() -> SlotTable {
-        let copy = SlotTable(capacity: capacity)
-        copy.slots.update(from: slots, count: capacity)
-        return copy
-    }
-}

@@ -54,4 +54,35 @@ import Testing
         for k in order { #expect(rebuilt[k] == reference[k]) }
         for n in 3000..<3100 as Range<UInt64> { #expect(rebuilt[ContentDigest(high: n, low: n % 40)] == nil) }
     }
+
+    /// The slots live in a shared ``SlotTable``: a copy that adds keys (a
+    /// store's `next` state, before the batch is written) must leave the
+    /// original's lookups as they were, and the other way round — also for
+    /// a table large enough for huge pages (2 MiB of slots).
+    @Test(arguments: [100, 300_000])
+    func copiesDoNotShareAdditions(count: Int) {
+        func key(_ n: Int) -> ContentDigest { ContentDigest(high: UInt64(n) &* 0x9E37_79B9_7F4A_7C15, low: UInt64(n) | UInt64(n) << 32) }
+        var original = DigestTable<Int>()
+        original.reserveCapacity(2 * count)
+        for n in 0..<count { original.append(key(n), n) }
+        var copy = original
+        for n in count..<(2 * count) { copy.append(key(n), n) }
+        let extra = key(2 * count + 1)
+        original.append(extra, -1)
+        #expect(original.count == count + 1 && copy.count == 2 * count)
+        for n in stride(from: 0, to: 2 * count, by: max(1, count / 500)) {
+            #expect(original[key(n)] == (n < count ? n : nil))
+            #expect(copy[key(n)] == n)
+        }
+        #expect(original[extra] == -1 && copy[extra] == nil)
+    }
+
+    /// ``DigestTable/warm(_:first:count:)`` only reads: lookups after it answer as before.
+    @Test func warmingChangesNothing() {
+        var table = DigestTable<Int>()
+        let keys = (0..<64).map { ContentDigest(high: UInt64($0), low: UInt64($0) &* 0x9E37_79B9) }
+        for (n, key) in keys.enumerated() where n % 2 == 0 { table.append(key, n) }
+        _ = table.warm(keys, first: 1, count: 31)
+        for (n, key) in keys.enumerated() { #expect(table[key] == (n % 2 == 0 ? n : nil)) }
+    }
 }
