@@ -222,8 +222,9 @@ package struct IngestState: Sendable {
         evolve(seq: recorded.seq, event: recorded.event, contentDigest: digest)
     }
 
-    /// ``evolve(with:contentDigest:)`` for the event stored as `seq`, read
-    /// where it lies (a replay passes it in place in its batch, not copied out).
+    /// ``evolve(with:contentDigest:)`` for the event stored as `seq` (a
+    /// replay passes an event of its batch without rebuilding the recorded
+    /// event around it).
     mutating func evolve(seq: Int, event: Event, contentDigest digest: ContentDigest?) {
         lastSeq = seq
         if let eventID = event.eventID, let digest {
