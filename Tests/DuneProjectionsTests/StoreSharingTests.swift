@@ -17,7 +17,8 @@ import DuneTools
 @Suite struct StoreSharingTests {
     /// Returns once `model`'s state satisfies `isReached`: checked on the main
     /// actor, where the model changes, and again after each change that
-    /// observation tracking reports (no polling, no deadline of its own).
+    /// observation tracking reports (no polling; the calling test's time
+    /// limit ends a wait that never returns).
     @MainActor
     static func waitUntil(_ model: StoreStateModel, _ isReached: @escaping @MainActor (StoreState) -> Bool) async {
         while !isReached(model.state) {

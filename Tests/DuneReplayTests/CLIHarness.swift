@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -68,8 +69,12 @@ struct CLI {
     ///
     /// `launcher` is an optional command that runs the binary: the binary's path and `arguments`
     /// are appended to it (e.g. `["/bin/sh", "-c", "ulimit -f 64; exec \"$@\"", "sh"]`).
+    ///
+    /// With `pipesOutput`, stdout and stderr are pipes read as they arrive
+    /// (``Running/stdout``, ``Running/stderr``): what a test waits on while
+    /// the run goes on.
     func start(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
-               launcher: [String] = []) throws -> Running {
+               launcher: [String] = [], pipesOutput: Bool = false) throws -> Running {
         let process = Process()
         let command = launcher + [Self.binary] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
@@ -85,8 +90,9 @@ struct CLI {
         let errPath = directory + "/.stderr-\(token)"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        let pipes = pipesOutput ? (out: Pipe(), err: Pipe()) : nil
+        process.standardOutput = try pipes?.out ?? FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardError = try pipes?.err ?? FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         if let stdin {
             let inPath = directory + "/.stdin-\(token)"
             _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin))
@@ -95,17 +101,22 @@ struct CLI {
             process.standardInput = FileHandle.nullDevice
         }
         try process.run()
-        return Running(process: process, outPath: outPath, errPath: errPath)
+        return Running(process: process, outPath: outPath, errPath: errPath,
+                       stdout: pipes.map { PipedOutput($0.out) }, stderr: pipes.map { PipedOutput($0.err) })
     }
 
     struct Running {
         let process: Process
         let outPath: String
         let errPath: String
+        /// With `start(…, pipesOutput: true)`: the output as it arrives (the files then stay empty).
+        var stdout: PipedOutput? = nil
+        var stderr: PipedOutput? = nil
 
         var pid: Int32 { process.processIdentifier }
         var isRunning: Bool { process.isRunning }
 
+        /// Waits for the exit (of a run whose output went to files) and returns what it printed.
         func finish() throws -> Result {
             process.waitUntilExit()
             // Lenient decoding: a hostile input's bytes may be echoed into a message.
@@ -127,6 +138,28 @@ struct CLI {
             var result = try finish()
             result.timedOut = timedOut
             return result
+        }
+
+        /// Waits until the process has exited, on a Dispatch thread (never one of the cooperative pool).
+        func exited() async {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    process.waitUntilExit()
+                    continuation.resume()
+                }
+            }
+        }
+
+        /// ``finish()`` for a run started with `pipesOutput`, waiting without blocking a thread of the cooperative pool.
+        func finished() async -> Result {
+            await exited()
+            let out = await stdout?.wholeText() ?? ""
+            let err = await stderr?.wholeText() ?? ""
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
+            let signaled = process.terminationReason == .uncaughtSignal
+            return Result(status: process.terminationStatus, stdout: out, stderr: err,
+                          signal: signaled ? process.terminationStatus : nil)
         }
 
         /// Sends `signal` to the process (if it is still running).
@@ -163,12 +196,87 @@ struct CLI {
     }
 }
 
+/// A started run's stdout or stderr, read from its pipe as it arrives on a
+/// Dispatch thread of its own (never one of the cooperative pool), until the
+/// process closes it.
+final class PipedOutput: Sendable {
+    private struct State {
+        var bytes: [UInt8] = []
+        var ended = false
+        /// Each waiter's text (`nil`: the end) and continuation, resumed once
+        /// the text has arrived or the pipe closed.
+        var waiters: [(text: String?, continuation: CheckedContinuation<String, Never>)] = []
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }  // lenient: a hostile input may be echoed
+
+        func isReached(_ wanted: String?) -> Bool {
+            ended || wanted.map(text.contains) == true
+        }
+    }
+
+    private let state = Mutex(State())
+
+    init(_ pipe: Pipe) {
+        DispatchQueue.global().async { self.read(pipe) }
+    }
+
+    private func read(_ pipe: Pipe) {
+        var ended = false
+        while !ended {
+            let chunk = pipe.fileHandleForReading.availableData  // blocks until bytes or the end
+            ended = chunk.isEmpty
+            let (ready, text) = state.withLock { state in
+                state.bytes += chunk
+                state.ended = ended
+                let waiters = state.waiters
+                state.waiters = waiters.filter { !state.isReached($0.text) }
+                return (waiters.filter { state.isReached($0.text) }.map(\.continuation), state.text)
+            }
+            for continuation in ready { continuation.resume(returning: text) }
+        }
+    }
+
+    /// Waits until the output holds `text`, or the pipe closed without it
+    /// (the process ended); returns the output so far.
+    func waitFor(_ text: String) async -> String {
+        await wait(text)
+    }
+
+    /// The whole output: waits until the process closed the pipe.
+    func wholeText() async -> String {
+        await wait(nil)
+    }
+
+    private func wait(_ wanted: String?) async -> String {
+        await withCheckedContinuation { continuation in
+            let now: String? = state.withLock { state in
+                if state.isReached(wanted) { return state.text }
+                state.waiters.append((wanted, continuation))
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
+}
+
 /// Runs `body` with a CLI harness in a fresh temporary directory.
 func withCLI(_ body: (CLI) throws -> Void) throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("dune-replay-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let url = try makeCLIDirectory()
     defer { try? FileManager.default.removeItem(at: url) }
     try body(CLI(directory: url.path))
+}
+
+/// ``withCLI(_:)`` for a test that waits on a run's output.
+func withCLI(_ body: (CLI) async throws -> Void) async throws {
+    let url = try makeCLIDirectory()
+    defer { try? FileManager.default.removeItem(at: url) }
+    try await body(CLI(directory: url.path))
+}
+
+private func makeCLIDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("dune-replay-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
 }
 
 /// Valid input lines for CLI tests.

@@ -243,8 +243,9 @@ struct ShipCLITests {
     /// Issue 36's "Done when": a 100k-line log shipped under kill -9 at ≥ 8 random points, then to the end,
     /// holds exactly one message per line (counted by the server's /jsz); mirror cmp-equal; a second ship
     /// publishes nothing; another log to the same subject is refused (65) with nothing published.
-    @Test func shipUnderKillsThenMirrorIsExact() throws {
-        try withCLI { cli in
+    @Test(.timeLimit(.minutes(20)))  // only ends a test that would hang; the waits below are for the pauses themselves
+    func shipUnderKillsThenMirrorIsExact() async throws {
+        try await withCLI { cli in
             let server = try NatsTestServer(directory: cli.directory)
             defer { server.stop() }
             let log = try makeLog(cli, name: "big.jsonl", days: 710)
@@ -257,13 +258,10 @@ struct ShipCLITests {
                 // A random point in the first third of what is left to publish: the ship pauses there
                 // (its messages so far flushed) and is killed while paused, however fast the build.
                 let after = Int.random(in: 1...max(1, (lines - heldBefore) / 3), using: &generator)
-                let running = try cli.start(ship, environment: ["DUNE_SHIP_PAUSE_AFTER": "\(after)"])
-                let deadline = Date().addingTimeInterval(300)
-                while running.isRunning, Date() < deadline, !String(decoding: running.stderrSoFar(), as: UTF8.self).contains("ship: paused") {
-                    usleep(20_000)
-                }
+                let running = try cli.start(ship, environment: ["DUNE_SHIP_PAUSE_AFTER": "\(after)"], pipesOutput: true)
+                _ = await running.stderr?.waitFor("ship: paused")
                 running.kill(SIGKILL)
-                let result = try running.finish()
+                let result = await running.finished()
                 #expect(result.signal == SIGKILL, "\(result)")
                 let held = try server.messages(inStream: "PEOPLE")
                 // Nothing held is lost, and nothing is doubled past the log's lines. (Not bounded by the

@@ -8,18 +8,6 @@ import Testing
 
 /// `dune-replay tail [--follow]` and the markers `history` and `tail` put on events that need attention.
 @Suite struct TailCLITests {
-    /// Waits (polling, at most `seconds`) until `file` contains `text`; returns the file's text then (or at the deadline).
-    func waitFor(_ text: String, in file: String, seconds: Double = 300) -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        var content = ""
-        repeat {
-            content = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data(), as: UTF8.self)
-            if content.contains(text) { return content }
-            usleep(20_000)
-        } while Date() < deadline
-        return content
-    }
-
     /// Sends `signal` to a started run that is still running.
     func send(_ signal: Int32, to running: CLI.Running) {
         if running.process.isRunning { _ = kill(running.process.processIdentifier, signal) }
@@ -54,43 +42,45 @@ import Testing
         }
     }
 
-    @Test func followShowsEventsAppendedByAConcurrentIngest() throws {
-        try withCLI { cli in
+    @Test(.timeLimit(.minutes(5)))  // only ends a test that would hang; the waits below are for the output itself
+    func followShowsEventsAppendedByAConcurrentIngest() async throws {
+        try await withCLI { cli in
             let lines = CLIFixture.lines
             try cli.write("first.jsonl", lines.prefix(4).joined(separator: "\n") + "\n")
             try cli.write("second.jsonl", lines.dropFirst(4).joined(separator: "\n") + "\n")
             #expect(try cli.run(["ingest", "--log", "events.jsonl", "first.jsonl"]).status == 0)
-            let tail = try cli.start(["tail", "--log", "events.jsonl", "--follow", "-n", "1", "--json"])
+            let tail = try cli.start(["tail", "--log", "events.jsonl", "--follow", "-n", "1", "--json"], pipesOutput: true)
             defer { send(SIGKILL, to: tail) }
             let stored = try storedLines(cli)
             // The last existing event shows first: tail is following now.
-            #expect(waitFor(stored[3], in: tail.outPath).contains(stored[3]))
+            #expect(await tail.stdout?.waitFor(stored[3]).contains(stored[3]) == true)
             let ingest = try cli.run(["ingest", "--log", "events.jsonl", "second.jsonl"])
             #expect(ingest.status == 0, "\(ingest)")
             let all = try storedLines(cli)
             #expect(all.count == 8)
-            // Bounded wait (5 s) for the appended events; tail polls every 100 ms.
-            let shown = waitFor(all[7], in: tail.outPath)
+            // Until the last appended event shows (tail polls the file every 100 ms).
+            let shown = await tail.stdout?.waitFor(all[7])
             #expect(shown == all.suffix(5).joined(separator: "\n") + "\n")
             #expect(tail.process.isRunning)
             send(SIGTERM, to: tail)
-            _ = try tail.finish()
+            _ = await tail.finished()
         }
     }
 
-    @Test func followWaitsForALogThatDoesNotExistYet() throws {
-        try withCLI { cli in
-            let tail = try cli.start(["tail", "--log", "later.jsonl", "--follow"])
+    @Test(.timeLimit(.minutes(5)))  // only ends a test that would hang; the waits below are for the output itself
+    func followWaitsForALogThatDoesNotExistYet() async throws {
+        try await withCLI { cli in
+            let tail = try cli.start(["tail", "--log", "later.jsonl", "--follow"], pipesOutput: true)
             defer { send(SIGKILL, to: tail) }
-            #expect(waitFor("waiting for 'later.jsonl'", in: tail.errPath).contains("waiting"))
+            #expect(await tail.stderr?.waitFor("waiting for 'later.jsonl'").contains("waiting") == true)
             try cli.write("input.jsonl", CLIFixture.text)
             #expect(try cli.run(["ingest", "--log", "later.jsonl", "input.jsonl"]).status == 0)
-            let shown = waitFor("readiness task t1 completed", in: tail.outPath)
+            let shown = await tail.stdout?.waitFor("readiness task t1 completed") ?? ""
             let rows = shown.split(separator: "\n")
             #expect(rows.count == 9, "\(shown)")  // header and all 8 events
             #expect(rows.last?.hasPrefix("8      task.completed") == true)
             send(SIGTERM, to: tail)
-            _ = try tail.finish()
+            _ = await tail.finished()
         }
     }
 

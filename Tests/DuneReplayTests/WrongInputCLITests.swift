@@ -137,19 +137,17 @@ import Testing
         }
     }
 
-    @Test func ctrlCDuringIngestSaysWhatIsDurableAndHowToResume() throws {
-        try withCLI { cli in
+    @Test(.timeLimit(.minutes(10)))  // only ends a test that would hang; the wait below is for the pause itself
+    func ctrlCDuringIngestSaysWhatIsDurableAndHowToResume() async throws {
+        try await withCLI { cli in
             let generated = try cli.run(["generate", "--days", "365", "--seed", "5"])
             try cli.write("input.jsonl", generated.stdout)
             // Paused once its first batch is durable, so the interrupt lands mid-ingest in any build.
             let running = try cli.start(["ingest", "--log", "events.jsonl", "input.jsonl"],
-                                        environment: ["DUNE_INGEST_PAUSE_AFTER_DURABLE": "1"])
-            let deadline = Date().addingTimeInterval(300)
-            while running.isRunning, Date() < deadline, !String(decoding: running.stderrSoFar(), as: UTF8.self).contains("ingest: paused") {
-                usleep(20_000)
-            }
+                                        environment: ["DUNE_INGEST_PAUSE_AFTER_DURABLE": "1"], pipesOutput: true)
+            _ = await running.stderr?.waitFor("ingest: paused")
             running.kill(SIGINT)
-            let result = try running.finish()
+            let result = await running.finished()
             #expect(result.status == 130, "\(result)")
             #expect(result.stderr.contains("Interrupted: ") && result.stderr.contains("acknowledged (appended or already in the log; the log is durable through seq "),
                     "\(result)")
