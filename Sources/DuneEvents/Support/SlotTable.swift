@@ -6,7 +6,9 @@
 ///
 /// `@unchecked Sendable`: the slots are written only through a table that
 /// holds the only reference (it copies a shared one first), exactly like an
-/// array's buffer.
+/// array's buffer. One of the few owners of raw memory: every access is an
+/// index below `capacity` (the tables mask theirs with `capacity - 1`), and
+/// the byte views cover exactly `capacity × 8` bytes.
 package final class SlotTable: @unchecked Sendable {
     package let slots: UnsafeMutablePointer<UInt64>
     /// The number of slots.
@@ -18,6 +20,16 @@ package final class SlotTable: @unchecked Sendable {
         self.capacity = capacity
         memory = ZeroedMemory(byteCount: capacity * MemoryLayout<UInt64>.stride)
         slots = memory.base.bindMemory(to: UInt64.self, capacity: capacity)
+    }
+
+    /// The slots' memory as bytes (in the machine's byte order), valid while the table lives.
+    package var bytes: ByteView {
+        ByteView(UnsafeRawBufferPointer(start: slots, count: capacity * MemoryLayout<UInt64>.stride))
+    }
+
+    /// The slots' memory as bytes to write, for the owner of the only reference.
+    package var mutableBytes: MutableByteView {
+        MutableByteView(UnsafeMutableRawBufferPointer(start: slots, count: capacity * MemoryLayout<UInt64>.stride))
     }
 
     /// A table of the same slots in memory of its own.

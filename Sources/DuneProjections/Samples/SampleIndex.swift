@@ -135,7 +135,7 @@ struct SampleIndex: Sendable {
     func withSlotBytes<Result>(_ body: (ByteView) -> Result) -> Result {
         guard let table else { return body(.empty) }
         #if _endian(little)
-        return body(ByteView(UnsafeRawBufferPointer(start: table.slots, count: table.capacity * 8)))
+        return body(table.bytes)
         #else
         let swapped = (0..<table.capacity).map { table.slots[$0].littleEndian }
         return ByteView.with(swapped, body)
@@ -150,7 +150,7 @@ struct SampleIndex: Sendable {
     init?(capacity: Int, count: Int, fill: (MutableByteView) -> Bool) {
         guard capacity >= 1024, capacity & (capacity - 1) == 0, count >= 0, count * 8 <= capacity * 5 else { return nil }
         let table = SlotTable(capacity: capacity)
-        guard fill(MutableByteView(UnsafeMutableRawBufferPointer(start: table.slots, count: capacity * 8))) else { return nil }
+        guard fill(table.mutableBytes) else { return nil }
         var occupied = 0
         var valid = true
         for index in 0..<capacity {
